@@ -1,0 +1,1 @@
+"""mirrorcraft.agents (see docs/architecture.md)."""

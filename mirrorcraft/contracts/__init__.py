@@ -1,0 +1,1 @@
+"""mirrorcraft.contracts (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""mirrorcraft.datapacks (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""mirrorcraft.gamedata (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""mirrorcraft.mcproto_body (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""mirrorcraft.metrics (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""mirrorcraft.pathing (see docs/architecture.md)."""

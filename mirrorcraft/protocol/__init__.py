@@ -1,0 +1,1 @@
+"""mirrorcraft.protocol (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""mirrorcraft.server (see docs/architecture.md)."""

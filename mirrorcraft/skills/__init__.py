@@ -1,0 +1,1 @@
+"""mirrorcraft.skills (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""mirrorcraft.study (see docs/architecture.md)."""

@@ -1,0 +1,1 @@
+"""mirrorcraft.worlds (see docs/architecture.md)."""

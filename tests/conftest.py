@@ -1,0 +1,61 @@
+"""Shared pytest fixtures.
+
+The npm packages the tests use as *independent* references (vanilla packet captures from
+``minecraft-packets``, ``minecraft-data``, prismarine-chunk, Mineflayer, flying-squid) are pinned by the
+committed ``package-lock.json``. The ``node_modules`` fixture installs them with ``npm ci`` when they are
+missing, so a test run on a fresh clone works without a separate set-up step.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _ensure_node_modules() -> Path:
+    nm = REPO_ROOT / "node_modules"
+    marker = nm / "minecraft-packets" / "package.json"
+    if not marker.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("npm is required for the reference-data tests but is not on PATH")
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=REPO_ROOT, check=True)
+    return nm
+
+
+@pytest.fixture(scope="session")
+def node_modules() -> Path:
+    """Path to the repo's ``node_modules`` with the pinned npm packages installed."""
+    return _ensure_node_modules()
+
+
+@pytest.fixture(scope="session")
+def packets_dir(node_modules: Path) -> Path:
+    """Vanilla 1.19.2 captures: ``<dir>/from-server/<packet>/<n>.raw`` + decoded ``<n>.json``."""
+    return node_modules / "minecraft-packets" / "minecraft-packets" / "data" / "pc" / "1.19.2"
+
+
+@pytest.fixture(scope="session")
+def packets_dir_1_19(node_modules: Path) -> Path:
+    """Vanilla 1.19 (protocol 759) captures."""
+    return node_modules / "minecraft-packets" / "minecraft-packets" / "data" / "pc" / "1.19"
+
+
+@pytest.fixture(scope="session")
+def mcdata_dir(node_modules: Path) -> Path:
+    """minecraft-data's ``data/pc`` folder (resolve versions through dataPaths.json)."""
+    return node_modules / "minecraft-data" / "minecraft-data" / "data" / "pc"
+
+
+def mcdata_path(node_modules: Path, version: str, key: str) -> Path:
+    """The file minecraft-data uses for ``key`` (e.g. ``recipes``) in ``version`` (e.g. ``1.19.2``)."""
+    base = node_modules / "minecraft-data" / "minecraft-data" / "data"
+    paths = json.loads((base / "dataPaths.json").read_text())
+    folder = paths["pc"][version][key]
+    return base / folder / f"{key}.json"
