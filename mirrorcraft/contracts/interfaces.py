@@ -1,0 +1,101 @@
+"""Abstract interfaces the parts implement (no implementations here).
+
+All I/O methods are ``async def``: the agent side runs on one Twisted reactor and calls them through
+``ensureDeferred`` (architecture principle 5). The agent interface receives an :class:`AgentContext`,
+never an :class:`~mirrorcraft.contracts.episodes.EpisodeIdentity`, so an agent cannot learn the world,
+the suite or the seed; "ReAct w/rules" gets the rule cards as plain text in ``rule_cards``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mirrorcraft.contracts.episodes import Controls, EpisodeIdentity, MilestoneEvent, PolicyError
+from mirrorcraft.contracts.observation import Observation
+from mirrorcraft.contracts.rules import RuleEncounter
+from mirrorcraft.contracts.skills import OutcomeReport, SkillCall, SkillSpec
+from mirrorcraft.contracts.tasks import TaskSpec
+
+
+class AgentContext(BaseModel):
+    """What an agent is told at the start of an episode (and nothing about world or rules identity)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    task: TaskSpec
+    skills: list[SkillSpec]
+    rule_cards: list[str] | None = Field(None, description="Only for 'ReAct w/rules': the exact card texts.")
+    max_consecutive_policy_errors: int = Field(3, ge=1)
+    rng_seed: int = Field(ge=0, description="Seed for the agent's own sampling choices, if any.")
+
+
+class Agent(ABC):
+    """An agent configuration: cleared per episode, observes, decides one skill call at a time."""
+
+    @abstractmethod
+    def reset(self, context: AgentContext) -> None:
+        """Clear all state (traces, lessons, libraries, graphs) and start a new episode."""
+
+    @abstractmethod
+    def observe(self, observation: Observation) -> None:
+        """Receive the observation after the previous action (or the initial one)."""
+
+    @abstractmethod
+    async def decide(self) -> SkillCall | PolicyError:
+        """Return the next skill call, or a policy error (raw text kept; it costs no budget)."""
+
+
+class Skill(ABC):
+    """One semantic skill executed by the body."""
+
+    @property
+    @abstractmethod
+    def spec(self) -> SkillSpec:
+        """The skill's spec (name, description, parameters schema)."""
+
+    @abstractmethod
+    async def execute(self, call: SkillCall) -> OutcomeReport:
+        """Run the call within its caps and game-time limit and report what actually happened.
+
+        Must not raise for in-game failures: those are a ``failure`` report with a reason.
+        """
+
+
+class ServerControl(ABC):
+    """Control of the server hosting an episode (embedded server or a user's vanilla server via RCON)."""
+
+    @abstractmethod
+    async def reset(self, identity: EpisodeIdentity) -> None:
+        """Load a fresh copy of the episode's world (Vanilla or Mirror) and seed its randomness."""
+
+    @abstractmethod
+    async def apply_controls(self, controls: Controls) -> Controls:
+        """Apply the runtime controls and return what was actually applied (recorded in the record)."""
+
+    @abstractmethod
+    async def query_milestones(self) -> list[str]:
+        """Advancement ids the player has completed, after a tick barrier (all effects processed)."""
+
+
+class Evaluator(ABC):
+    """The server-side evaluator: milestones and rule encounters of the running episode."""
+
+    kind: str = "embedded"
+
+    @abstractmethod
+    async def begin(self, identity: EpisodeIdentity) -> None:
+        """Start evaluating a new episode."""
+
+    @abstractmethod
+    async def after_action(self, index: int, call: SkillCall, report: OutcomeReport) -> None:
+        """Called after action ``index`` has been executed and a tick barrier passed."""
+
+    @abstractmethod
+    async def milestones(self) -> list[MilestoneEvent]:
+        """Milestones granted so far, with the action index and tick at which they were seen."""
+
+    @abstractmethod
+    async def encounters(self) -> list[RuleEncounter]:
+        """Rule encounters so far: per manifest rule, the first action whose outcome differed from vanilla."""

@@ -1,0 +1,93 @@
+"""JSON-schema export of the contracts, and the fingerprint that guards against silent changes.
+
+:func:`export_schemas` writes one ``<name>.schema.json`` per top-level contract plus ``skills.json``
+(the :class:`~mirrorcraft.contracts.skills.SkillSpec` catalogue) into a directory; the copies checked in
+under ``docs/schemas/`` must equal a fresh export, and :func:`schema_fingerprint` must equal the value
+recorded for :data:`~mirrorcraft.contracts.version.SCHEMA_VERSION` (see ``version.py``). The lead wires
+``python -m mirrorcraft.run contracts export DIR`` to :func:`export_schemas`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from mirrorcraft.contracts.episodes import Controls, EpisodeIdentity, EpisodeRecord, StudyGrid
+from mirrorcraft.contracts.observation import Observation, ObservationBounds
+from mirrorcraft.contracts.rules import RuleEncounter, SuiteManifest
+from mirrorcraft.contracts.skills import SKILL_SPECS, ActionLimits, OutcomeReport, SkillCall
+from mirrorcraft.contracts.tasks import TaskSpec
+from mirrorcraft.contracts.version import SCHEMA_VERSION
+
+#: File stem → model, in export order.
+SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    "observation": Observation,
+    "observation_bounds": ObservationBounds,
+    "skill_call": SkillCall,
+    "outcome_report": OutcomeReport,
+    "action_limits": ActionLimits,
+    "task": TaskSpec,
+    "suite_manifest": SuiteManifest,
+    "rule_encounter": RuleEncounter,
+    "episode_identity": EpisodeIdentity,
+    "controls": Controls,
+    "episode_record": EpisodeRecord,
+    "study_grid": StudyGrid,
+}
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def schema_documents() -> dict[str, str]:
+    """File name → text of every exported document (deterministic)."""
+    docs: dict[str, str] = {}
+    for stem, model in SCHEMA_MODELS.items():
+        schema = model.model_json_schema(mode="validation")
+        schema = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"urn:mirrorcraft:contracts:v{SCHEMA_VERSION}:{stem}",
+            "x-mirrorcraft-schema-version": SCHEMA_VERSION,
+            **schema,
+        }
+        docs[f"{stem}.schema.json"] = _dump(schema)
+    docs["skills.json"] = _dump(
+        {
+            "x-mirrorcraft-schema-version": SCHEMA_VERSION,
+            "skills": [spec.model_dump(mode="json") for spec in SKILL_SPECS.values()],
+        }
+    )
+    return docs
+
+
+def schema_fingerprint(documents: dict[str, str] | None = None) -> str:
+    """SHA-256 over the exported documents (name and text, in name order)."""
+    docs = schema_documents() if documents is None else documents
+    h = hashlib.sha256()
+    for name in sorted(docs):
+        h.update(name.encode() + b"\0" + docs[name].encode() + b"\0")
+    return h.hexdigest()
+
+
+def export_schemas(out_dir: Path) -> list[Path]:
+    """Write the contracts' JSON schemas and the skill catalogue into ``out_dir``.
+
+    Args:
+        out_dir: target directory (created if missing). Existing files of the same names are replaced.
+
+    Returns:
+        The written paths, in export order.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in schema_documents().items():
+        path = out_dir / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written

@@ -1,0 +1,17 @@
+"""The contracts' schema version and the fingerprint of the JSON schemas published for each version.
+
+A change to any contract model changes the generated JSON schemas. ``tests/contracts`` fails unless
+(1) the schemas checked in under ``docs/schemas/`` equal the generated ones and (2) the fingerprint of
+the generated schemas is the one recorded here for :data:`SCHEMA_VERSION`. So changing a contract
+means: bump ``SCHEMA_VERSION``, add a migration for episode records, regenerate the schemas
+(``python -m mirrorcraft.run contracts export docs/schemas``) and record the new fingerprint below —
+nobody changes a contract silently.
+"""
+
+SCHEMA_VERSION = 2
+
+#: schema version → SHA-256 over the exported schema files (see ``schemas.schema_fingerprint``).
+#: Version 1 was the draft contract at the issue's time (records only; it never had exported schemas).
+SCHEMA_FINGERPRINTS: dict[int, str] = {
+    2: "",
+}

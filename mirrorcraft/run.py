@@ -1,0 +1,72 @@
+"""Command-line entry point: ``python -m mirrorcraft.run <command>`` (also installed as ``mirrorcraft``).
+
+Why one entry point: a researcher should find every capability (serve a world, build worlds and packs, run
+checks, run episodes and studies, report) behind one ``--help``. Each command lives in a small function that
+imports its subsystem lazily, so ``--help`` and ``--version`` stay instant and a missing optional extra (Ray,
+litellm) only matters for the command that needs it.
+
+Running with no command runs the default job (see :func:`cmd_default` and README.md for what it currently is).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from mirrorcraft import MINECRAFT_VERSION, PROTOCOL_1_19, PROTOCOL_1_19_2, __version__
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def cmd_default(args: argparse.Namespace) -> int:
+    """The default job. Until the episode runner exists this runs the most complete capability there is."""
+    from mirrorcraft.demo import run_demo
+
+    return run_demo(out_dir=Path(args.out))
+
+
+def cmd_contracts_export(args: argparse.Namespace) -> int:
+    """Write the contracts' JSON schemas to a folder (checked in under docs/schemas/)."""
+    from mirrorcraft.contracts import export_schemas
+
+    paths = export_schemas(Path(args.dir))
+    for p in paths:
+        print(p)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser with every command and its help text."""
+    parser = argparse.ArgumentParser(
+        prog="python -m mirrorcraft.run",
+        description=(
+            f"MirrorCraft {__version__}: paired Vanilla/Mirror Minecraft {MINECRAFT_VERSION} worlds "
+            f"(protocol {PROTOCOL_1_19_2}, also {PROTOCOL_1_19}) for evaluating agents under hidden rule changes. "
+            "Run with no command for the default job."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"mirrorcraft {__version__}")
+    parser.add_argument("--out", default="runs/demo", help="output folder of the default job (default: runs/demo)")
+    parser.set_defaults(handler=cmd_default)
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    contracts = sub.add_parser("contracts", help="the benchmark's data model (schemas)")
+    csub = contracts.add_subparsers(title="contracts commands", metavar="SUBCOMMAND", required=True)
+    export = csub.add_parser("export", help="export the JSON schemas of every contract model to DIR")
+    export.add_argument("dir", help="output folder")
+    export.set_defaults(handler=cmd_contracts_export)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` and run the chosen command; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler = args.handler
+    return handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""Configuration of one embedded-server run, and the seeded random streams derived from it.
+
+Why pydantic: the same record starts an in-process server, is serialised to JSON to start a child process
+(:class:`~mirrorcraft.server.process.ServerProcess`), and is stored with an episode so the run can be
+repeated. Every random draw the server makes comes from :func:`seeded_rng` (sha256 of the world seed,
+the episode seed and a purpose name), so loot rolls and item scatter repeat exactly for the same config.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mirrorcraft.contracts.episodes import Controls
+
+
+class ServerConfig(BaseModel):
+    """Everything an :class:`~mirrorcraft.server.EmbeddedServer` needs.
+
+    Attributes:
+        world: The Anvil save folder the server plays in (it is modified in place by :meth:`save`; an
+            episode runs on a fresh copy, see docs/server.md).
+        host / port: Bind address; port 0 picks a free port (read it from ``start()``).
+        tick_rate: Game ticks per second (20 is vanilla; tests may accelerate).
+        view_distance: Chunk radius streamed around each player (Mineflayer needs ≥ 3).
+        episode_seed: Mixed with the world seed into every random stream.
+        controls: Benchmark controls applied at join (difficulty, time, weather, effects, xp level).
+        keep_alive_interval / keep_alive_timeout: Seconds between keep-alives / before a silent client is
+            kicked (vanilla: 15 / 30).
+        extra_datapacks: More pack roots (folders or zips) loaded after the save's ``datapacks/``.
+        max_players: Refuse logins beyond this.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    world: Path
+    host: str = "127.0.0.1"
+    port: int = Field(25565, ge=0, le=65535)
+    tick_rate: float = Field(20.0, gt=0, le=1000)
+    view_distance: int = Field(4, ge=2, le=32)
+    episode_seed: int = 0
+    controls: Controls = Field(default_factory=Controls)
+    keep_alive_interval: float = Field(15.0, gt=0)
+    keep_alive_timeout: float = Field(30.0, gt=0)
+    extra_datapacks: list[Path] = Field(default_factory=list)
+    max_players: int = Field(20, ge=1)
+
+
+def seeded_rng(world_seed: int, episode_seed: int, purpose: str) -> random.Random:
+    """A ``random.Random`` for one purpose (``"loot"``, ``"scatter"``...), fixed by both seeds."""
+    digest = hashlib.sha256(f"{world_seed}_{episode_seed}_{purpose}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))

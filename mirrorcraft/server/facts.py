@@ -1,0 +1,93 @@
+"""The vanilla 1.19.2 facts the embedded server needs (block states, items, shapes, effects, login codec).
+
+Why a façade: the server asks a handful of questions (which state id is ``oak_log[axis=x]``, how hard is
+state 1, which items harvest it, what is the collision box of this state, what is the registry codec
+of protocol 759). ``mirrorcraft.gamedata`` is the single home of those facts; this module adapts its
+answers to the small interface the server code uses (bare names in, ints out), so the rest of
+``mirrorcraft.server`` does not depend on the shape of gamedata's records.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from mirrorcraft import gamedata
+from mirrorcraft.gamedata import blocks as _blocks
+
+BlockInfo = _blocks.BlockInfo
+block = _blocks.block
+block_of_state = _blocks.block_of_state
+collision_boxes = _blocks.collision_boxes
+state_tables = _blocks.state_tables
+
+
+def state_id(name: str, props: dict[str, str] | None = None) -> int:
+    """Global state id of ``name`` with ``props`` overriding the default state's properties.
+
+    Raises:
+        GameDataError: unknown block, property or value.
+    """
+    return _blocks.state_id(name, **(props or {}))
+
+
+def state_props(state: int) -> dict[str, str]:
+    """The property values of a global state id (``{}`` for blocks without properties)."""
+    return _blocks.block_of_state(state).state_properties(state)
+
+
+def block_name(state: int) -> str:
+    """Bare block name (``oak_log``) of a state id."""
+    return _blocks.block_of_state(state).name.removeprefix("minecraft:")
+
+
+def is_air(state: int) -> bool:
+    """True for air, cave_air and void_air."""
+    return bool(_blocks.state_tables().is_air[state])
+
+
+@cache
+def item_id(name: str) -> int:
+    """Numeric item id of an item name (``minecraft:`` prefix optional).
+
+    Raises:
+        GameDataError: unknown item.
+    """
+    return gamedata.item(name).id
+
+
+@cache
+def item_name(item: int) -> str:
+    """Bare item name of a numeric item id.
+
+    Raises:
+        GameDataError: unknown item id.
+    """
+    return gamedata.item_by_id(item).name.removeprefix("minecraft:")
+
+
+@cache
+def stack_size(item: int) -> int:
+    """Maximum stack size of an item id."""
+    return gamedata.item_by_id(item).stack_size
+
+
+@cache
+def effect_id(name: str) -> int:
+    """Protocol id of a mob effect (1-based in 1.19: ``haste`` → 3)."""
+    return gamedata.effect(name).id
+
+
+@cache
+def entity_type(name: str) -> int:
+    """Protocol id of an entity type (``item`` → 44, ``player`` → 116)."""
+    return gamedata.entity(name).id
+
+
+def item_tag(tag: str) -> frozenset[str]:
+    """Namespaced item ids of a vanilla item tag (``minecraft:logs``)."""
+    return frozenset(gamedata.tag("item", tag))
+
+
+def registry_codec(protocol: int) -> bytes:
+    """The exact network-NBT bytes of the vanilla login registry codec for ``protocol`` (760 or 759)."""
+    return gamedata.registry_codec(protocol)

@@ -1,0 +1,11 @@
+"""The embedded server's game-rules engine: interpreters over datapack JSON.
+
+Datapacks are the single source of game rules (see ``docs/loot.md`` and the architecture notes): every
+module in this package *interprets* data (loot tables, recipes, smelting, advancements) and holds no item,
+block or entity id of its own, the way crafter's ``Player`` interprets ``data.yaml``. A guard test
+(``tests/server/test_rules_are_data.py``) fails if a ``minecraft:`` item/block/entity id literal appears in
+``mirrorcraft/server/rules/*.py``.
+
+Modules:
+    loot: vanilla 1.19.2 loot-table interpreter (block drops, mob loot) with seeded randomness.
+"""
