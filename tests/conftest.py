@@ -8,14 +8,12 @@ missing, so a test run on a fresh clone works without a separate set-up step.
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from refdata import REPO_ROOT, mcdata_path  # noqa: F401  (re-exported for older imports)
 
 
 def _ensure_node_modules() -> Path:
@@ -52,10 +50,3 @@ def mcdata_dir(node_modules: Path) -> Path:
     """minecraft-data's ``data/pc`` folder (resolve versions through dataPaths.json)."""
     return node_modules / "minecraft-data" / "minecraft-data" / "data" / "pc"
 
-
-def mcdata_path(node_modules: Path, version: str, key: str) -> Path:
-    """The file minecraft-data uses for ``key`` (e.g. ``recipes``) in ``version`` (e.g. ``1.19.2``)."""
-    base = node_modules / "minecraft-data" / "minecraft-data" / "data"
-    paths = json.loads((base / "dataPaths.json").read_text())
-    folder = paths["pc"][version][key]
-    return base / folder / f"{key}.json"

@@ -33,12 +33,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mirrorcraft.contracts.canonical import canonical_json, sha256_hex
-from mirrorcraft.contracts.ids import SUITE_IDS, parse_id, world_id
+from mirrorcraft.contracts.ids import SUITE_IDS, ParsedId, parse_id, world_id
 from mirrorcraft.contracts.rules import RuleEncounter, SuiteId
 from mirrorcraft.contracts.skills import OutcomeReport, Signature, SkillCall, signature
 from mirrorcraft.contracts.tasks import DEFAULT_BUDGETS, DEFAULT_MILESTONE_VALUES, STORY, TaskId, task_spec
 from mirrorcraft.contracts.version import SCHEMA_VERSION
-from mirrorcraft.errors import ContractError
+from mirrorcraft.errors import ContractError, RegistrationError
 
 #: The agent configurations of the main study (ReAct w/rules = ``react`` + disclosure ``disclosed``).
 AGENT_CONFIGURATIONS: tuple[str, ...] = ("direct_llm", "react", "reflexion", "voyager", "xenon", "adam")
@@ -48,6 +48,14 @@ BIOMES: tuple[str, ...] = ("plains", "taiga", "snowy_plains", "jungle", "savanna
 VANILLA_WORLDS: tuple[str, ...] = tuple(f"{b}-{i}" for b in BIOMES for i in (1, 2))
 
 SEED_SUITE_SLOT = "*"
+
+
+def _parse(value: str) -> ParsedId:
+    # Inside pydantic validators errors must be ValueError to be reported per field.
+    try:
+        return parse_id(value)
+    except RegistrationError as err:
+        raise ValueError(str(err)) from None
 
 
 def derive_seed(study_seed: int, world: str, suite: str, task: str, rep: int) -> int:
@@ -98,7 +106,7 @@ class EpisodeIdentity(BaseModel):
     @field_validator("world")
     @classmethod
     def _world(cls, v: str) -> str:
-        parsed = parse_id(v)
+        parsed = _parse(v)
         if parsed.variant is not None:
             raise ValueError(f"world {v!r}: give the Vanilla world id and the suite separately")
         return v
@@ -106,7 +114,7 @@ class EpisodeIdentity(BaseModel):
     @field_validator("agent")
     @classmethod
     def _agent(cls, v: str) -> str:
-        parse_id(v)
+        _parse(v)
         return v
 
     @model_validator(mode="after")
@@ -334,17 +342,18 @@ class EpisodeRecord(BaseModel):
         expected = spec.score(done)
         if out.score != expected:
             raise ValueError(f"outcome.score {out.score} != {expected}, the deepest completed milestone")
+        # S_k = score of the milestones seen by action k (advancements are never revoked).
+        for k, s_k in enumerate(self.scores()):
+            seen_by_k = spec.score(m.advancement for m in self.milestones if m.action_index <= k)
+            if s_k != seen_by_k:
+                where = "initial_score" if k == 0 else f"trajectory[{k - 1}].score_after"
+                raise ValueError(f"{where} is {s_k}, but the milestones seen by action {k} give {seen_by_k}")
         if out.success != (out.score == 100):
             raise ValueError("outcome.success must equal (score == 100)")
         if out.end_reason == EndReason.FINAL_MILESTONE and not out.success:
             raise ValueError("end_reason final_milestone requires success")
         if out.end_reason == EndReason.BUDGET_EXHAUSTED and n != ident.budget:
             raise ValueError(f"end_reason budget_exhausted but {n} of {ident.budget} actions used")
-        if self.trajectory and out.end_reason != EndReason.INFRASTRUCTURE_FAULT:
-            if self.trajectory[-1].score_after != out.score:
-                raise ValueError(
-                    f"last score_after {self.trajectory[-1].score_after} != outcome.score {out.score}"
-                )
         seen: set[str] = set()
         for e in self.encounters:
             if ident.suite is None:
@@ -446,7 +455,7 @@ class StudyGrid(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> StudyGrid:
         for w in self.worlds:
-            if parse_id(w).variant is not None:
+            if _parse(w).variant is not None:
                 raise ValueError(f"worlds: {w!r} must be a Vanilla world id")
         for field in ("worlds", "tasks", "configurations", "suites", "disclosed_configurations"):
             values = getattr(self, field)

@@ -29,9 +29,10 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from mirrorcraft.contracts.canonical import canonical_json
+from mirrorcraft.contracts.ids import namespaced
 from mirrorcraft.contracts.skills import (
     SKILL_NAMES,
     FailureReason,
@@ -106,6 +107,17 @@ class TaskView(_M):
     actions_used: int = Field(ge=0)
     budget: int = Field(ge=1)
 
+    @model_validator(mode="after")
+    def _next(self) -> TaskView:
+        first_open = next((m.advancement for m in self.milestones if not m.done), None)
+        if self.next_milestone != first_open:
+            raise ValueError(
+                f"next_milestone is {self.next_milestone!r}, the first unfinished is {first_open!r}"
+            )
+        if self.actions_used > self.budget:
+            raise ValueError(f"actions_used {self.actions_used} exceeds the budget {self.budget}")
+        return self
+
 
 class Equipment(_M):
     main_hand: ResourceId | None = None
@@ -163,6 +175,11 @@ class VerifiedEffect(_M):
     call: SkillCall
     status: Literal["success", "failure"]
     inventory_delta: dict[str, int]
+
+    @field_validator("inventory_delta")
+    @classmethod
+    def _delta(cls, v: dict[str, int]) -> dict[str, int]:
+        return {namespaced(k, field="inventory_delta"): n for k, n in sorted(v.items()) if n != 0}
 
 
 class FailureConstraint(_M):

@@ -319,7 +319,8 @@ def load_manifest(path: Path) -> SuiteManifest:
         return SuiteManifest.model_validate(data)
     except ValidationError as err:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in err.errors()
+            f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {str(e['msg']).removeprefix('Value error, ')}"
+            for e in err.errors()
         )
         raise DatapackError(f"{path}: invalid manifest: {problems}") from err
 

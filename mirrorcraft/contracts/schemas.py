@@ -65,12 +65,36 @@ def schema_documents() -> dict[str, str]:
     return docs
 
 
+def _structure(value: Any) -> Any:
+    # Prose (descriptions, titles) may be edited without a version bump; structure may not.
+    if isinstance(value, dict):
+        return {
+            k: _structure(v)
+            for k, v in value.items()
+            if not (k in ("description", "title") and isinstance(v, str))
+        }
+    if isinstance(value, list):
+        return [_structure(v) for v in value]
+    return value
+
+
 def schema_fingerprint(documents: dict[str, str] | None = None) -> str:
-    """SHA-256 over the exported documents (name and text, in name order)."""
+    """SHA-256 over the *structure* of the exported documents (prose stripped), in file-name order.
+
+    Descriptions and titles are left out, so rewording a docstring only needs the schemas regenerated,
+    while any structural change (a field, a type, a bound, an enum value) changes the fingerprint and
+    so requires a new :data:`SCHEMA_VERSION`.
+    """
     docs = schema_documents() if documents is None else documents
     h = hashlib.sha256()
     for name in sorted(docs):
-        h.update(name.encode() + b"\0" + docs[name].encode() + b"\0")
+        structure = _structure(json.loads(docs[name]))
+        h.update(
+            name.encode()
+            + b"\0"
+            + json.dumps(structure, sort_keys=True, separators=(",", ":")).encode()
+            + b"\0"
+        )
     return h.hexdigest()
 
 

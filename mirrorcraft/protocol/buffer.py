@@ -61,6 +61,16 @@ class Slot:
     nbt: nbtlib.Compound | None = None
 
 
+class _StrictStream(io.BytesIO):
+    """BytesIO whose short reads raise: nbtlib silently parses a truncated payload as zeros otherwise."""
+
+    def read(self, n: int | None = -1) -> bytes:  # type: ignore[override]
+        out = super().read(n)
+        if n is not None and n >= 0 and len(out) != n:
+            raise EOFError(f"needed {n} byte(s), got {len(out)}")
+        return out
+
+
 def _pos_sign(value: int, bits: int) -> int:
     return value - (1 << bits) if value >= 1 << (bits - 1) else value
 
@@ -256,14 +266,14 @@ class Reader:
             raise self.error(f"NBT root tag id {tag_id}, expected 10 (compound)", field, start)
         name_len = self.u16(field)
         self.bytes(name_len, field)
-        stream = io.BytesIO(self.data)
+        stream = _StrictStream(self.data[: self.end])
         stream.seek(self.pos)
         try:
             value = nbt_tag.Compound.parse(stream)
+        except EOFError as err:
+            raise self.error(f"truncated NBT ({err})", field, start) from err
         except Exception as err:  # nbtlib raises struct.error / ValueError / IndexError on bad bytes
             raise self.error(f"bad NBT payload ({type(err).__name__}: {err})", field, start) from err
-        if stream.tell() > self.end:
-            raise self.error("truncated NBT", field, start)
         self.pos = stream.tell()
         return value
 

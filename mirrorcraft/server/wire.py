@@ -43,7 +43,7 @@ def uuid_bytes(u: UUID) -> bytes:
 
 def position(x: int, y: int, z: int) -> bytes:
     """1.14+ packed position: x 26 bits, z 26 bits, y 12 bits (wiki.vg "Position")."""
-    return struct.pack(">q", ((x & 0x3FFFFFF) << 38) | ((z & 0x3FFFFFF) << 12) | (y & 0xFFF))
+    return struct.pack(">Q", ((x & 0x3FFFFFF) << 38) | ((z & 0x3FFFFFF) << 12) | (y & 0xFFF))
 
 
 def unpack_position(data: bytes | int) -> tuple[int, int, int]:

@@ -31,6 +31,8 @@ BlockState = tuple[str, tuple[tuple[str, str], ...]]
 
 #: Gain applied to the normalised octave noises of the relief (std of one field ~0.4 after it).
 TERRAIN_NOISE_GAIN = 1.6
+#: Ponds stand this many blocks below the spill height of their depression (see :func:`water_levels`).
+AQUIFER_POND_FREEBOARD = 2
 #: Gain of the surface noise, clipped to [-1, 1] (std ~0.5, so the paper's patch intervals all occur).
 SURFACE_NOISE_GAIN = 2.8
 
@@ -139,6 +141,40 @@ def surface_noise(spec: BiomeSpec, seed: int, xs: np.ndarray, zs: np.ndarray) ->
     return np.clip(raw, -1.0, 1.0)
 
 
+def water_levels(ground: np.ndarray, sea_level: int, pond_freeboard: int | None) -> np.ndarray:
+    """[z, x] world y of the top water block over each column (below the ground where there is none).
+
+    The sea fills every column whose ground is below ``sea_level - 1`` up to ``sea_level - 1``. With
+    ``pond_freeboard`` set (``terrain.aquifers``), closed depressions of the ground also hold water: the spill
+    height of every column is found by morphological reconstruction by erosion (repeatedly lowering a
+    full-height surface to the max of the ground and its 4-neighbours' minimum, with the square's edge and the
+    sea as outlets), and the water stands ``pond_freeboard`` blocks below it. Any level at or below the spill
+    height is contained by the terrain, so no water can flow out when a server updates the blocks. This is
+    our stand-in for the surface pools that vanilla's aquifers create in low ground.
+    """
+    g = ground.astype(np.int32)
+    sea_top = sea_level - 1
+    level = np.where(g < sea_top, sea_top, np.iinfo(np.int32).min // 2)
+    if pond_freeboard is None:
+        return np.where(g < sea_top, sea_top, g - 1)
+    base = np.maximum(g, sea_top)
+    spill = np.full_like(g, np.iinfo(np.int32).max // 2)
+    spill[0, :], spill[-1, :], spill[:, 0], spill[:, -1] = base[0, :], base[-1, :], base[:, 0], base[:, -1]
+    while True:
+        m = spill.copy()
+        np.minimum(m[1:, :], spill[:-1, :], out=m[1:, :])
+        np.minimum(m[:-1, :], spill[1:, :], out=m[:-1, :])
+        np.minimum(m[:, 1:], spill[:, :-1], out=m[:, 1:])
+        np.minimum(m[:, :-1], spill[:, 1:], out=m[:, :-1])
+        np.maximum(m, base, out=m)
+        if np.array_equal(m, spill):
+            break
+        spill = m
+    pond = spill - pond_freeboard
+    level = np.maximum(level, np.where(g < pond, pond, level))
+    return np.where(level > g, level, g - 1)
+
+
 def _block_state(pal: Palette, name: str) -> int:
     if name in ("minecraft:grass_block", "minecraft:podzol", "minecraft:mycelium"):
         return pal.index(name, snowy="false")
@@ -192,11 +228,12 @@ def build_terrain(spec: BiomeSpec, seed: int, x0: int, z0: int, size_x: int, siz
         layer = blocks[k]
         layer[rng.random(layer.shape) < (5 - k) / 5] = bedrock
 
-    # Sea: water fills air below sea level (top water block at sea_level - 1).
+    # Sea (air below sea level, top water block at sea_level - 1) and, with aquifers on, surface ponds.
     water = pal.index("minecraft:water", level="0")
-    sea_top = t.sea_level - t.min_y  # exclusive index
-    below_sea = blocks[:sea_top]
-    below_sea[below_sea == 0] = water
+    water_top = water_levels(top, t.sea_level, AQUIFER_POND_FREEBOARD if t.aquifers else None)
+    wet_cells = (ys[:, None, None] <= water_top[None, :, :]) & ~solid
+    blocks[wet_cells] = water
+    del wet_cells, solid
 
     world = DenseWorld(
         blocks=blocks,
@@ -216,7 +253,9 @@ def _paint_surface(world: DenseWorld, spec: BiomeSpec, seed: int, xs: np.ndarray
     s = spec.surface
     pal = world.palette
     top = world.ground
-    wet = top < world.sea_level - 1  # water above the ground block
+    iy_above = np.minimum(top.astype(np.int64) + 1 - world.min_y, world.blocks.shape[0] - 1)
+    zz, xx = np.indices(top.shape)
+    wet = world.blocks[iy_above, zz, xx] != 0  # water above the ground block
     noise = surface_noise(spec, seed, xs, zs)
     top_idx = np.full(top.shape, _block_state(pal, s.top_block), dtype=np.uint8)
     for patch in s.patches:
@@ -225,7 +264,6 @@ def _paint_surface(world: DenseWorld, spec: BiomeSpec, seed: int, xs: np.ndarray
             top_idx[(noise >= lo) & (noise <= hi)] = idx
     top_idx[wet] = _block_state(pal, s.underwater_block)
     under = _block_state(pal, s.under_block)
-    zz, xx = np.indices(top.shape)
     iy = top.astype(np.int64) - world.min_y
     world.blocks[iy, zz, xx] = top_idx
     for d in range(1, s.under_depth + 1):

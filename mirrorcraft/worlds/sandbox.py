@@ -225,7 +225,9 @@ def _tree(world: np.ndarray, x: int, ground: int, z: int, logs: int, rng: np.ran
                 dist[n] = min(7, d + 1)
                 queue.append((n, d + 1))
     for lx, ly, lz in sorted(leaves):
-        _set(world, lx, ly, lz, LEAVES_BASE + dist.get((lx, ly, lz), 7) - 1)
+        iz, ix = _idx(lx, lz)
+        if world[ly - MIN_Y, iz, ix] == 0:  # leaves never replace terrain (e.g. a hill slope)
+            world[ly - MIN_Y, iz, ix] = LEAVES_BASE + dist.get((lx, ly, lz), 7) - 1
     _set(world, x, ground, z, _ID["dirt"])
     for lx, ly, lz in logs_set:
         _set(world, lx, ly, lz, _ID["oak_log"])

@@ -19,7 +19,6 @@ import pytest
 
 import mirrorcraft
 from mirrorcraft.server.rules.loot import BlockView, EntityView, LootContext, LootTableSet, ToolView
-from tests.conftest import mcdata_path
 
 PACK = Path(mirrorcraft.__file__).parent / "gamedata" / "vanilla_pack"
 TABLES_DIR = PACK / "data" / "minecraft" / "loot_tables"
@@ -28,6 +27,16 @@ RECIPES_DIR = PACK / "data" / "minecraft" / "recipes"
 
 WOODS = ["oak", "spruce", "birch", "jungle", "acacia", "dark_oak", "mangrove"]
 ORES = ["coal", "iron", "copper", "gold", "redstone", "lapis", "diamond", "emerald"]
+
+
+def mcdata_path(node_modules: Path, version: str, key: str) -> Path:
+    """minecraft-data's file for ``key`` in ``version`` (resolved through ``dataPaths.json``).
+
+    Kept local so this file stands alone (shared paths live in tests/refdata.py).
+    """
+    base = node_modules / "minecraft-data" / "minecraft-data" / "data"
+    folder = json.loads((base / "dataPaths.json").read_text())["pc"][version][key]
+    return base / folder / f"{key}.json"
 
 
 def no_tags(tag: str) -> frozenset[str]:
@@ -42,7 +51,9 @@ def tables() -> LootTableSet:
 @pytest.fixture(scope="module")
 def mc_names(node_modules: Path) -> dict[str, set[str]]:
     def names(key: str) -> set[str]:
-        return {f"minecraft:{e['name']}" for e in json.loads(mcdata_path(node_modules, "1.19.2", key).read_text())}
+        return {
+            f"minecraft:{e['name']}" for e in json.loads(mcdata_path(node_modules, "1.19.2", key).read_text())
+        }
 
     return {k: names(k) for k in ("items", "blocks", "entities", "enchantments")}
 
@@ -60,7 +71,9 @@ HAND = LootContext(tool=ToolView(), this_entity=player())
 SILK = tool(silk_touch=1)
 
 
-def sample(tables: LootTableSet, loc: str, ctx: LootContext, n: int, seed: int = 1, **kw: Any) -> list[Counter]:
+def sample(
+    tables: LootTableSet, loc: str, ctx: LootContext, n: int, seed: int = 1, **kw: Any
+) -> list[Counter]:
     rng = random.Random(seed)
     return [Counter({s.name: s.count for s in tables.roll(loc, ctx, rng, no_tags, **kw)}) for _ in range(n)]
 
@@ -98,7 +111,9 @@ def test_every_required_table_exists() -> None:
 
 
 @pytest.mark.parametrize("file", TABLE_FILES, ids=lambda f: f.relative_to(TABLES_DIR).as_posix())
-def test_table_parses_and_uses_real_ids(file: Path, tables: LootTableSet, mc_names: dict[str, set[str]]) -> None:
+def test_table_parses_and_uses_real_ids(
+    file: Path, tables: LootTableSet, mc_names: dict[str, set[str]]
+) -> None:
     data = json.loads(file.read_text())
     rel = file.relative_to(TABLES_DIR).with_suffix("").as_posix()
     assert f"minecraft:{rel}" in tables
@@ -156,16 +171,27 @@ def test_exact_drop_without_enchantments(block: str, drop: tuple[str, int], tabl
         assert sample(tables, f"blocks/{block}", ctx, 40) == [expected] * 40
 
 
-SILK_BLOCKS = ["stone", "deepslate", "grass_block", "podzol", "gravel", "clay", "snow_block", "bookshelf", "ice"]
+SILK_BLOCKS = [
+    "stone",
+    "deepslate",
+    "grass_block",
+    "podzol",
+    "gravel",
+    "clay",
+    "snow_block",
+    "bookshelf",
+    "ice",
+]
 SILK_BLOCKS += [f"{p}{o}_ore" for o in ORES for p in ("", "deepslate_")]
 SILK_BLOCKS += [f"{w}_leaves" for w in WOODS]
 
 
 @pytest.mark.parametrize("block", SILK_BLOCKS)
 def test_silk_touch_gives_the_block(block: str, tables: LootTableSet) -> None:
-    assert sample(tables, f"blocks/{block}", tool(silk_touch=1, fortune=0), 40) == [
-        Counter({f"minecraft:{block}": 1})
-    ] * 40
+    assert (
+        sample(tables, f"blocks/{block}", tool(silk_touch=1, fortune=0), 40)
+        == [Counter({f"minecraft:{block}": 1})] * 40
+    )
 
 
 def test_ice_drops_nothing_without_silk_touch(tables: LootTableSet) -> None:
@@ -183,7 +209,9 @@ def test_ice_drops_nothing_without_silk_touch(tables: LootTableSet) -> None:
         ("deepslate_redstone_ore", "redstone", 4, 5),
     ],
 )
-def test_ranged_ore_drops_without_fortune(block: str, item: str, low: int, high: int, tables: LootTableSet) -> None:
+def test_ranged_ore_drops_without_fortune(
+    block: str, item: str, low: int, high: int, tables: LootTableSet
+) -> None:
     results = sample(tables, f"blocks/{block}", tool(), 1500)
     assert all(set(r) == {f"minecraft:{item}"} for r in results)
     assert {r[f"minecraft:{item}"] for r in results} == set(range(low, high + 1))
@@ -229,9 +257,10 @@ def test_gravel_flint_table_bonus(tables: LootTableSet) -> None:
     results = sample(tables, "blocks/gravel", tool("minecraft:iron_shovel"), 20000)
     assert all(sum(r.values()) == 1 for r in results)
     assert abs(mean(results, "minecraft:flint") - 0.1) < 0.012
-    assert sample(tables, "blocks/gravel", tool("minecraft:iron_shovel", fortune=3), 50) == [
-        Counter({"minecraft:flint": 1})
-    ] * 50
+    assert (
+        sample(tables, "blocks/gravel", tool("minecraft:iron_shovel", fortune=3), 50)
+        == [Counter({"minecraft:flint": 1})] * 50
+    )
 
 
 @pytest.mark.parametrize(
@@ -246,7 +275,9 @@ def test_gravel_flint_table_bonus(tables: LootTableSet) -> None:
         ("mangrove_leaves", None, 0.0, 0.0),
     ],
 )
-def test_leaves(leaves: str, sapling: str | None, sapling_chance: float, apple_chance: float, tables: LootTableSet) -> None:
+def test_leaves(
+    leaves: str, sapling: str | None, sapling_chance: float, apple_chance: float, tables: LootTableSet
+) -> None:
     results = sample(tables, f"blocks/{leaves}", HAND, 20000)
     saplings = sum(1 for r in results if sapling and r[f"minecraft:{sapling}"]) / len(results)
     assert abs(saplings - sapling_chance) < 0.008
@@ -257,7 +288,10 @@ def test_leaves(leaves: str, sapling: str | None, sapling_chance: float, apple_c
     assert set(sticks) == {1, 2}
     allowed = {f"minecraft:{x}" for x in (sapling, "stick", "apple") if x}
     assert all(set(r) <= allowed for r in results)
-    assert sample(tables, f"blocks/{leaves}", tool("minecraft:shears"), 20) == [Counter({f"minecraft:{leaves}": 1})] * 20
+    assert (
+        sample(tables, f"blocks/{leaves}", tool("minecraft:shears"), 20)
+        == [Counter({f"minecraft:{leaves}": 1})] * 20
+    )
 
 
 # ---------------------------------------------------------------------------------------------- explosions
@@ -281,7 +315,9 @@ def test_snow_layers(tables: LootTableSet) -> None:
         block = BlockView(name="minecraft:snow", state={"layers": str(layers)})
         shovel = LootContext(tool=ToolView(item="minecraft:iron_shovel"), block=block, this_entity=player())
         assert sample(tables, "blocks/snow", shovel, 5) == [Counter({"minecraft:snowball": layers})] * 5
-        silk = shovel.model_copy(update={"tool": ToolView(item="minecraft:iron_shovel", enchantments={"minecraft:silk_touch": 1})})
+        silk = shovel.model_copy(
+            update={"tool": ToolView(item="minecraft:iron_shovel", enchantments={"minecraft:silk_touch": 1})}
+        )
         expected = Counter({"minecraft:snow": layers}) if layers < 8 else Counter({"minecraft:snow_block": 1})
         assert sample(tables, "blocks/snow", silk, 5) == [expected] * 5
         no_entity = LootContext(tool=ToolView(item="minecraft:iron_shovel"), block=block)
@@ -291,6 +327,8 @@ def test_snow_layers(tables: LootTableSet) -> None:
 @pytest.mark.parametrize(("block", "small"), [("tall_grass", "grass"), ("large_fern", "fern")])
 def test_double_plants(block: str, small: str, tables: LootTableSet) -> None:
     name = f"minecraft:{block}"
+    assert tables.get(f"blocks/{block}").neighbour_offsets == {(0, 1, 0), (0, -1, 0)}
+    assert tables.get("blocks/stone").neighbour_offsets == frozenset()
     lower = BlockView(name=name, state={"half": "lower"})
     upper = BlockView(name=name, state={"half": "upper"})
     for broken, offset, other in ((lower, (0, 1, 0), upper), (upper, (0, -1, 0), lower)):
@@ -299,7 +337,11 @@ def test_double_plants(block: str, small: str, tables: LootTableSet) -> None:
         assert sample(tables, f"blocks/{block}", sheared, 10) == [Counter({f"minecraft:{small}": 2})] * 10
         plain = sample(tables, f"blocks/{block}", LootContext(tool=ToolView(), **base), 20000)
         assert abs(mean(plain, "minecraft:wheat_seeds") - 0.125) < 0.015
-    orphan = LootContext(tool=ToolView(item="minecraft:shears"), block=lower, neighbours={(0, 1, 0): BlockView(name="minecraft:air")})
+    orphan = LootContext(
+        tool=ToolView(item="minecraft:shears"),
+        block=lower,
+        neighbours={(0, 1, 0): BlockView(name="minecraft:air")},
+    )
     assert sample(tables, f"blocks/{block}", orphan, 10) == [Counter()] * 10
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import mcdata_path
+from refdata import mcdata_path
 
 from mirrorcraft import gamedata as gd
 
@@ -205,3 +205,23 @@ def test_pack_layout() -> None:
             name = "minecraft:" + path.relative_to(tags / folder).with_suffix("").as_posix()
             assert frozenset(json.loads(path.read_text())["values"]) == gd.tag(kind, name)
     assert (gd.VANILLA_PACK_DIR / "PROVENANCE.md").read_text().count("MIT") >= 2
+
+
+def test_every_recipe_references_real_items_and_tags() -> None:
+    checked = 0
+    for rid, r in _pack_recipes().items():
+        rtype = r["type"]
+        if rtype.startswith("minecraft:crafting_special_"):
+            assert r == {"type": rtype}, rid
+            continue
+        ingredients = (
+            list(r["key"].values())
+            if "key" in r
+            else r.get("ingredients") or [r[k] for k in ("ingredient", "base", "addition") if k in r]
+        )
+        for ing in ingredients:
+            assert _alternatives(ing), rid  # resolves every item / tag, raising GameDataError if unknown
+        result = r["result"] if isinstance(r["result"], str) else r["result"]["item"]
+        assert gd.item(result).name == result
+        checked += 1
+    assert checked == 1089 - 13

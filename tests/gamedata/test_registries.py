@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import mcdata_path
+from refdata import mcdata_path
 
 from mirrorcraft import gamedata as gd
 from mirrorcraft.errors import GameDataError
@@ -178,6 +178,7 @@ def test_harvest_tools_agree_with_tool_tags() -> None:
         "needs_iron_tool": {"iron", "diamond", "netherite"},
         "needs_stone_tool": {"stone", "iron", "diamond", "netherite"},
     }
+    checked = 0
     for tag_name, materials in tiers.items():
         for name in gd.tag("block", tag_name):
             info = gd.block(name)
@@ -186,3 +187,6 @@ def test_harvest_tools_agree_with_tool_tags() -> None:
                 continue
             kind = info.material.split("/")[1].split(";")[0]
             assert {f"minecraft:{m}_{kind}" for m in materials} <= tools, (name, tools)
+            assert not {f"minecraft:wooden_{kind}", f"minecraft:golden_{kind}"} & tools, (name, tools)
+            checked += 1
+    assert checked > 50

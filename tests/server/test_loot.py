@@ -137,13 +137,17 @@ def test_alternatives_take_first_child_that_expands() -> None:
         }
     )
     assert once(table) == {"minecraft:cobblestone": 1}
-    silk_ctx = LootContext(tool=ToolView(item="minecraft:iron_pickaxe", enchantments={"minecraft:silk_touch": 1}))
+    silk_ctx = LootContext(
+        tool=ToolView(item="minecraft:iron_pickaxe", enchantments={"minecraft:silk_touch": 1})
+    )
     assert once(table, silk_ctx) == {"minecraft:stone": 1}
 
 
 def test_group_adds_all_children_as_candidates_then_picks_one() -> None:
     # Vanilla LootPool.addRandomItem: a group expands into several candidates and one roll picks one.
-    table = one_pool({"type": "minecraft:group", "children": [item("minecraft:dirt"), item("minecraft:sand")]})
+    table = one_pool(
+        {"type": "minecraft:group", "children": [item("minecraft:dirt"), item("minecraft:sand")]}
+    )
     results = rolls(table, n=400)
     assert all(len(r) == 1 for r in results)
     assert {next(iter(r)) for r in results} == {"minecraft:dirt", "minecraft:sand"}
@@ -154,7 +158,11 @@ def test_sequence_stops_at_first_failing_child() -> None:
     table = one_pool(
         {
             "type": "minecraft:sequence",
-            "children": [item("minecraft:dirt"), item("minecraft:sand", conditions=[never]), item("minecraft:clay")],
+            "children": [
+                item("minecraft:dirt"),
+                item("minecraft:sand", conditions=[never]),
+                item("minecraft:clay"),
+            ],
         }
     )
     assert all(r == {"minecraft:dirt": 1} for r in rolls(table, n=50))
@@ -172,13 +180,18 @@ def test_loot_table_reference_and_cycle_and_missing() -> None:
     outer_json = one_pool({"type": "minecraft:loot_table", "name": "test:inner"})
     outer = parse_loot_table("test:outer", outer_json)
     tables = LootTableSet({"test:inner": inner, "test:outer": outer})
-    assert tables.roll("test:outer", HAND, random.Random(0), tags) == [ItemStack(name="minecraft:flint", count=1)]
+    assert tables.roll("test:outer", HAND, random.Random(0), tags) == [
+        ItemStack(name="minecraft:flint", count=1)
+    ]
     with pytest.raises(ContractError, match="loot_table entry needs"):
         roll(outer, HAND, random.Random(0), tags)
     loop = parse_loot_table("test:loop", one_pool({"type": "minecraft:loot_table", "name": "test:loop"}))
     with pytest.raises(DatapackError, match="cycle: test:loop -> test:loop"):
         LootTableSet({"test:loop": loop}).roll("test:loop", HAND, random.Random(0), tags)
-    with pytest.raises(DatapackError, match="no loot table 'test:inner'"):
+    with pytest.raises(
+        DatapackError,
+        match=r"test:outer: pools\[0\]\.entries\[0\]: references loot table 'test:inner', which no pack",
+    ):
         LootTableSet({"test:outer": outer}).roll("test:outer", HAND, random.Random(0), tags)
 
 
@@ -194,11 +207,15 @@ def test_match_tool_items_tag_count() -> None:
     assert once(by_item) == {}
     assert once(by_item, LootContext(tool=ToolView(item="minecraft:shears"))) == {"minecraft:dirt": 1}
     assert once(by_item, LootContext()) == {}  # no tool parameter at all
-    by_tag = cond_table({"condition": "minecraft:match_tool", "predicate": {"tag": "minecraft:pickaxes_for_test"}})
+    by_tag = cond_table(
+        {"condition": "minecraft:match_tool", "predicate": {"tag": "minecraft:pickaxes_for_test"}}
+    )
     assert once(by_tag, LootContext(tool=ToolView(item="minecraft:diamond_pickaxe"))) == {"minecraft:dirt": 1}
     assert once(by_tag, LootContext(tool=ToolView(item="minecraft:wooden_pickaxe"))) == {}
     by_count = cond_table({"condition": "minecraft:match_tool", "predicate": {"count": {"min": 2}}})
-    assert once(by_count, LootContext(tool=ToolView(item="minecraft:stick", count=3))) == {"minecraft:dirt": 1}
+    assert once(by_count, LootContext(tool=ToolView(item="minecraft:stick", count=3))) == {
+        "minecraft:dirt": 1
+    }
     assert once(by_count, LootContext(tool=ToolView(item="minecraft:stick", count=1))) == {}
 
 
@@ -206,10 +223,18 @@ def test_match_tool_enchantment_levels() -> None:
     table = cond_table(
         {
             "condition": "minecraft:match_tool",
-            "predicate": {"enchantments": [{"enchantment": "minecraft:fortune", "levels": {"min": 2, "max": 3}}]},
+            "predicate": {
+                "enchantments": [{"enchantment": "minecraft:fortune", "levels": {"min": 2, "max": 3}}]
+            },
         }
     )
-    for level, expected in [(0, {}), (1, {}), (2, {"minecraft:dirt": 1}), (3, {"minecraft:dirt": 1}), (4, {})]:
+    for level, expected in [
+        (0, {}),
+        (1, {}),
+        (2, {"minecraft:dirt": 1}),
+        (3, {"minecraft:dirt": 1}),
+        (4, {}),
+    ]:
         enchants = {"minecraft:fortune": level} if level else {}
         ctx = LootContext(tool=ToolView(item="minecraft:iron_pickaxe", enchantments=enchants))
         assert once(table, ctx) == expected, level
@@ -232,9 +257,13 @@ def test_survives_explosion() -> None:
 
 
 def test_random_chance_and_with_looting() -> None:
-    share = sum(bool(r) for r in rolls(cond_table({"condition": "minecraft:random_chance", "chance": 0.2}), n=8000))
+    share = sum(
+        bool(r) for r in rolls(cond_table({"condition": "minecraft:random_chance", "chance": 0.2}), n=8000)
+    )
     assert abs(share / 8000 - 0.2) < 0.03
-    table = cond_table({"condition": "minecraft:random_chance_with_looting", "chance": 0.1, "looting_multiplier": 0.2})
+    table = cond_table(
+        {"condition": "minecraft:random_chance_with_looting", "chance": 0.1, "looting_multiplier": 0.2}
+    )
     looting3 = LootContext(killer=EntityView(type="minecraft:player"), looting=3)
     share = sum(bool(r) for r in rolls(table, looting3, n=8000)) / 8000
     assert abs(share - 0.7) < 0.03
@@ -260,14 +289,20 @@ def test_inverted_and_alternative() -> None:
     }
     either = {"condition": "minecraft:alternative", "terms": [shears, silk]}
     neither = cond_table({"condition": "minecraft:inverted", "term": either})
-    assert once(cond_table(either), LootContext(tool=ToolView(item="minecraft:shears"))) == {"minecraft:dirt": 1}
+    assert once(cond_table(either), LootContext(tool=ToolView(item="minecraft:shears"))) == {
+        "minecraft:dirt": 1
+    }
     assert once(neither, LootContext(tool=ToolView(item="minecraft:shears"))) == {}
     assert once(neither) == {"minecraft:dirt": 1}
 
 
 def test_block_state_property_exact_and_range() -> None:
     exact = cond_table(
-        {"condition": "minecraft:block_state_property", "block": "minecraft:snow", "properties": {"layers": "3"}}
+        {
+            "condition": "minecraft:block_state_property",
+            "block": "minecraft:snow",
+            "properties": {"layers": "3"},
+        }
     )
     ranged = cond_table(
         {
@@ -286,15 +321,27 @@ def test_block_state_property_exact_and_range() -> None:
 
 def test_entity_properties_on_fire_and_presence() -> None:
     fire = cond_table(
-        {"condition": "minecraft:entity_properties", "entity": "this", "predicate": {"flags": {"is_on_fire": True}}}
+        {
+            "condition": "minecraft:entity_properties",
+            "entity": "this",
+            "predicate": {"flags": {"is_on_fire": True}},
+        }
     )
-    assert once(fire, LootContext(this_entity=EntityView(type="minecraft:cow", on_fire=True))) == {"minecraft:dirt": 1}
+    assert once(fire, LootContext(this_entity=EntityView(type="minecraft:cow", on_fire=True))) == {
+        "minecraft:dirt": 1
+    }
     assert once(fire, LootContext(this_entity=EntityView(type="minecraft:cow"))) == {}
     present = cond_table({"condition": "minecraft:entity_properties", "entity": "this", "predicate": {}})
     assert once(present, LootContext()) == {}
-    assert once(present, LootContext(this_entity=EntityView(type="minecraft:player"))) == {"minecraft:dirt": 1}
+    assert once(present, LootContext(this_entity=EntityView(type="minecraft:player"))) == {
+        "minecraft:dirt": 1
+    }
     typed = cond_table(
-        {"condition": "minecraft:entity_properties", "entity": "killer", "predicate": {"type": "minecraft:player"}}
+        {
+            "condition": "minecraft:entity_properties",
+            "entity": "killer",
+            "predicate": {"type": "minecraft:player"},
+        }
     )
     assert once(typed, LootContext(killer=EntityView(type="minecraft:player"))) == {"minecraft:dirt": 1}
     assert once(typed, LootContext(killer=EntityView(type="minecraft:zombie"))) == {}
@@ -353,7 +400,9 @@ def test_function_conditions_gate_the_function() -> None:
         }
     )
     assert once(table) == {"minecraft:dirt": 1}
-    assert once(table, LootContext(killer_player=EntityView(type="minecraft:player"))) == {"minecraft:dirt": 9}
+    assert once(table, LootContext(killer_player=EntityView(type="minecraft:player"))) == {
+        "minecraft:dirt": 9
+    }
 
 
 def fortune(level: int) -> LootContext:
@@ -366,7 +415,9 @@ def mean_count(table: dict[str, Any], ctx: LootContext, n: int, name: str = "min
 
 
 def test_apply_bonus_ore_drops() -> None:
-    table = fn_table({"function": "minecraft:apply_bonus", "enchantment": "minecraft:fortune", "formula": "ore_drops"})
+    table = fn_table(
+        {"function": "minecraft:apply_bonus", "enchantment": "minecraft:fortune", "formula": "ore_drops"}
+    )
     assert rolls(table, fortune(0), n=50) == [{"minecraft:dirt": 1}] * 50
     assert abs(mean_count(table, fortune(3), 20000) - 2.2) < 0.05  # (1+1+2+3+4)/5
     assert {r["minecraft:dirt"] for r in rolls(table, fortune(3), n=2000)} == {1, 2, 3, 4}
@@ -396,7 +447,9 @@ def test_apply_bonus_uniform_and_binomial() -> None:
 
 
 def test_explosion_decay() -> None:
-    table = fn_table({"function": "minecraft:set_count", "count": 8}, {"function": "minecraft:explosion_decay"})
+    table = fn_table(
+        {"function": "minecraft:set_count", "count": 8}, {"function": "minecraft:explosion_decay"}
+    )
     assert once(table) == {"minecraft:dirt": 8}
     assert abs(mean_count(table, LootContext(explosion_radius=4.0), 8000) - 2.0) < 0.06
 
@@ -408,7 +461,8 @@ def test_limit_count() -> None:
     )
     assert once(table) == {"minecraft:dirt": 4}
     raise_to = fn_table(
-        {"function": "minecraft:set_count", "count": 0}, {"function": "minecraft:limit_count", "limit": {"min": 2}}
+        {"function": "minecraft:set_count", "count": 0},
+        {"function": "minecraft:limit_count", "limit": {"min": 2}},
     )
     assert once(raise_to) == {"minecraft:dirt": 2}
 
@@ -427,7 +481,9 @@ def test_looting_enchant_with_limit() -> None:
 
 def test_furnace_smelt() -> None:
     table = fn_table(
-        {"function": "minecraft:set_count", "count": 2}, {"function": "minecraft:furnace_smelt"}, name="minecraft:beef"
+        {"function": "minecraft:set_count", "count": 2},
+        {"function": "minecraft:furnace_smelt"},
+        name="minecraft:beef",
     )
     smelt = {"minecraft:beef": "minecraft:cooked_beef"}.get
     assert once(table, smelt=smelt) == {"minecraft:cooked_beef": 2}
@@ -450,7 +506,9 @@ def test_pool_and_table_functions_apply_after_entry_functions() -> None:
             {
                 "rolls": 1,
                 "functions": [{"function": "minecraft:limit_count", "limit": {"max": 2}}],
-                "entries": [item("minecraft:dirt", functions=[{"function": "minecraft:set_count", "count": 5}])],
+                "entries": [
+                    item("minecraft:dirt", functions=[{"function": "minecraft:set_count", "count": 5}])
+                ],
             }
         ],
     }
@@ -458,7 +516,9 @@ def test_pool_and_table_functions_apply_after_entry_functions() -> None:
 
 
 def test_pool_conditions_skip_the_pool() -> None:
-    table = one_pool(item("minecraft:dirt"), conditions=[{"condition": "minecraft:random_chance", "chance": 0.0}])
+    table = one_pool(
+        item("minecraft:dirt"), conditions=[{"condition": "minecraft:random_chance", "chance": 0.0}]
+    )
     assert once(table) == {}
 
 
@@ -468,7 +528,10 @@ def test_pool_conditions_skip_the_pool() -> None:
 @pytest.mark.parametrize(
     ("table", "message"),
     [
-        (one_pool({"type": "minecraft:dynamic", "name": "minecraft:contents"}), r"pools\[0\]\.entries\[0\]\.type"),
+        (
+            one_pool({"type": "minecraft:dynamic", "name": "minecraft:contents"}),
+            r"pools\[0\]\.entries\[0\]\.type",
+        ),
         (
             cond_table({"condition": "minecraft:weather_check", "raining": True}),
             r"pools\[0\]\.entries\[0\]\.conditions\[0\]\.condition: unsupported condition",
@@ -482,11 +545,19 @@ def test_pool_conditions_skip_the_pool() -> None:
             r"pools\[0\]\.entries\[0\]\.functions\[0\]\.count\.type: unsupported number provider",
         ),
         (
-            fn_table({"function": "minecraft:apply_bonus", "enchantment": "minecraft:fortune", "formula": "x:y"}),
+            fn_table(
+                {"function": "minecraft:apply_bonus", "enchantment": "minecraft:fortune", "formula": "x:y"}
+            ),
             r"pools\[0\]\.entries\[0\]\.functions\[0\]\.formula: unknown type 'x:y'",
         ),
-        ({"type": "minecraft:block", "pools": [{"entries": []}]}, r"pools\[0\]: missing required field 'rolls'"),
-        (one_pool(item("minecraft:dirt", weight="heavy")), r"pools\[0\]\.entries\[0\]\.weight: expected a number"),
+        (
+            {"type": "minecraft:block", "pools": [{"entries": []}]},
+            r"pools\[0\]: missing required field 'rolls'",
+        ),
+        (
+            one_pool(item("minecraft:dirt", weight="heavy")),
+            r"pools\[0\]\.entries\[0\]\.weight: expected a number",
+        ),
         (one_pool({"type": "minecraft:item"}), r"pools\[0\]\.entries\[0\]: missing required field 'name'"),
         (
             cond_table({"condition": "minecraft:match_tool", "predicate": {"nbt": "{}"}}),
@@ -508,8 +579,15 @@ def test_same_seed_same_drops_different_seed_differs() -> None:
         item(
             "minecraft:lapis_lazuli",
             functions=[
-                {"function": "minecraft:set_count", "count": {"type": "minecraft:uniform", "min": 4, "max": 9}},
-                {"function": "minecraft:apply_bonus", "enchantment": "minecraft:fortune", "formula": "ore_drops"},
+                {
+                    "function": "minecraft:set_count",
+                    "count": {"type": "minecraft:uniform", "min": 4, "max": 9},
+                },
+                {
+                    "function": "minecraft:apply_bonus",
+                    "enchantment": "minecraft:fortune",
+                    "formula": "ore_drops",
+                },
             ],
         )
     )
@@ -548,7 +626,10 @@ def write_pack(root: Path, tables: dict[str, Any]) -> Path:
 def test_later_pack_overrides_earlier(tmp_path: Path) -> None:
     base = write_pack(
         tmp_path / "vanilla",
-        {"minecraft:blocks/dirt": one_pool(item("minecraft:dirt")), "minecraft:blocks/sand": one_pool(item("minecraft:sand"))},
+        {
+            "minecraft:blocks/dirt": one_pool(item("minecraft:dirt")),
+            "minecraft:blocks/sand": one_pool(item("minecraft:sand")),
+        },
     )
     mirror_dir = tmp_path / "mirror"
     write_pack(mirror_dir, {"minecraft:blocks/dirt": one_pool(item("minecraft:diamond"))})
@@ -561,7 +642,9 @@ def test_later_pack_overrides_earlier(tmp_path: Path) -> None:
         assert tables.locations() == ["minecraft:blocks/dirt", "minecraft:blocks/sand"]
         rng = random.Random(0)
         assert tables.roll("blocks/dirt", HAND, rng, tags) == [ItemStack(name="minecraft:diamond", count=1)]
-        assert tables.roll("minecraft:blocks/sand", HAND, rng, tags) == [ItemStack(name="minecraft:sand", count=1)]
+        assert tables.roll("minecraft:blocks/sand", HAND, rng, tags) == [
+            ItemStack(name="minecraft:sand", count=1)
+        ]
 
 
 def test_pack_errors_name_the_file(tmp_path: Path) -> None:
@@ -573,5 +656,7 @@ def test_pack_errors_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(DatapackError, match="not a pack root"):
         LootTableSet.from_pack_dirs([tmp_path / "missing"])
     bad.write_text(json.dumps(one_pool({"type": "minecraft:nope"})))
-    with pytest.raises(DatapackError, match=r"loot table minecraft:blocks/dirt: pools\[0\]\.entries\[0\]\.type"):
+    with pytest.raises(
+        DatapackError, match=r"loot table minecraft:blocks/dirt: pools\[0\]\.entries\[0\]\.type"
+    ):
         LootTableSet.from_pack_dirs([tmp_path / "bad"])

@@ -19,6 +19,7 @@ import anvil
 import nbtlib
 import numpy as np
 import pytest
+from refdata import mcdata_path
 
 from mirrorcraft.errors import WorldError
 from mirrorcraft.worlds.anvil import (
@@ -34,7 +35,7 @@ from mirrorcraft.worlds.anvil import (
     uuid_to_ints,
 )
 from mirrorcraft.worlds.anvil.chunk import pack_nibbles, unpack_nibbles
-from mirrorcraft.worlds.anvil.region import RegionFile, nbt_from_bytes
+from mirrorcraft.worlds.anvil.region import RegionFile, nbt_from_bytes, nbt_to_bytes
 
 # ---------------------------------------------------------------------------------------------- helpers
 
@@ -191,6 +192,64 @@ def test_light_nibbles_match_vanilla_arrays(map_chunks: list[dict]) -> None:
     assert n > 0
 
 
+def _state_table(node_modules: Path) -> dict[int, tuple[str, tuple[tuple[str, str], ...]]]:
+    """Global 1.19.2 block-state id -> (name, sorted properties), from minecraft-data.
+
+    Vanilla numbers a block's states with the last property varying fastest; booleans are [true, false].
+    """
+    table = {}
+    for block in json.loads(mcdata_path(node_modules, "1.19.2", "blocks").read_text()):
+        props = [(st["name"], st.get("values", ["true", "false"])) for st in block.get("states", [])]
+        for sid in range(block["minStateId"], block["maxStateId"] + 1):
+            rest, chosen = sid - block["minStateId"], []
+            for pname, values in reversed(props):
+                chosen.append((pname, values[rest % len(values)]))
+                rest //= len(values)
+            table[sid] = (f"minecraft:{block['name']}", tuple(sorted(chosen)))
+    return table
+
+
+def _network_blocks(chunk_data: bytes) -> np.ndarray:
+    """Dense (384,16,16) [y,z,x] global state ids of a 1.19.2 chunk data buffer (wiki.vg Chunk_Format)."""
+    buf = io.BytesIO(chunk_data)
+    out = np.zeros((384, 16, 16), dtype=np.int64)
+    for section in range(24):
+        buf.read(2)  # non-air block count
+        for kind in ("blocks", "biomes"):
+            b = buf.read(1)[0]
+            palette = None
+            if b == 0:
+                palette = [_varint(buf)]
+            elif (kind == "blocks" and b <= 8) or (kind == "biomes" and b <= 3):
+                palette = [_varint(buf) for _ in range(_varint(buf))]
+            longs = np.frombuffer(buf.read(8 * _varint(buf)), dtype=">i8").astype(np.int64)
+            if kind != "blocks":
+                continue
+            if b == 0:
+                ids = np.full(4096, palette[0])
+            else:
+                idx = bits.unpack(longs, b, 4096)
+                ids = np.asarray(palette)[idx] if palette is not None else idx
+            out[section * 16 : (section + 1) * 16] = ids.reshape(16, 16, 16)
+    return out
+
+
+def test_heightmaps_match_vanilla_captures(map_chunks: list[dict], node_modules: Path) -> None:
+    """Our heightmap rules (and the default blocks-motion heuristic) reproduce the server's heightmaps."""
+    table = _state_table(node_modules)
+    compared = 0
+    for pkt in map_chunks:
+        ids = _network_blocks(bytes(pkt["chunkData"]["data"]))
+        used, inverse = np.unique(ids, return_inverse=True)
+        palette = [table[int(i)] for i in used]
+        ours = compute_heightmaps(inverse.reshape(ids.shape), palette)
+        for name, tag in pkt["heightmaps"]["value"].items():
+            vanilla = bits.unpack(_longs(tag["value"]), 9, 256).reshape(16, 16) - 64
+            np.testing.assert_array_equal(ours[name], vanilla, err_msg=f"{name} chunk {pkt['x']},{pkt['z']}")
+            compared += 1
+    assert compared >= 10
+
+
 def test_bits_rules() -> None:
     assert [bits.block_state_bits(n) for n in (2, 16, 17, 32, 33, 256, 257, 1000)] == [
         4,
@@ -336,6 +395,34 @@ def test_rewrite_keeps_other_chunks(save: Save) -> None:
     np.testing.assert_array_equal(save.read_chunk(0, 0).sections[0].blocks, a2.sections[0].blocks)
 
 
+def test_vanilla_extras_survive_round_trip() -> None:
+    """Tags we do not model, light-only sections (Y=-5/20) and ``minecraft:full`` come back unchanged."""
+    chunk = _random_chunk(np.random.default_rng(8), 0, 0)
+    tag = chunk.to_nbt()
+    tick = nbtlib.Compound(
+        {
+            "i": nbtlib.String("minecraft:water"),
+            "x": nbtlib.Int(1),
+            "y": nbtlib.Int(64),
+            "z": nbtlib.Int(2),
+            "t": nbtlib.Int(5),
+            "p": nbtlib.Int(0),
+        }
+    )
+    tag["fluid_ticks"] = nbtlib.List[nbtlib.Compound]([tick])
+    tag["Status"] = nbtlib.String("minecraft:full")
+    top_light = np.full((16, 16, 16), 15, dtype=np.uint8)
+    tag["sections"].append(nbtlib.Compound({"Y": nbtlib.Byte(20), "SkyLight": pack_nibbles(top_light)}))
+    back = Chunk.from_nbt(nbt_from_bytes(nbt_to_bytes(tag), "mem"), "mem")
+    assert back.status == "full"
+    again = back.to_nbt()
+    assert again["fluid_ticks"] == tag["fluid_ticks"]
+    (light_only,) = [t for t in again["sections"] if int(t["Y"]) == 20]
+    assert "block_states" not in light_only
+    np.testing.assert_array_equal(np.asarray(light_only["SkyLight"]), np.asarray(pack_nibbles(top_light)))
+    assert len(again["sections"]) == 25 and len(again["PostProcessing"]) == 24
+
+
 # --------------------------------------------------------------------------------- independent reader
 
 
@@ -352,10 +439,10 @@ def test_cross_read_with_anvil_parser2(save: Save) -> None:
         if len(sec.palette) == 1:
             # anvil-parser2 returns air for any section without a data array (single-state sections), so
             # read those through its palette instead.
-            (only,) = other.get_palette((y - 64) >> 4)
+            (only,) = other.get_palette(int(y - 64) >> 4)
             got = only
         else:
-            got = other.get_block(x, y - 64, z)
+            got = other.get_block(int(x), int(y) - 64, int(z))
         props = tuple(sorted((k, str(getattr(v, "value", v))) for k, v in got.properties.items()))
         assert (got.name(), props) == (want[0], want[1])
 
@@ -375,13 +462,30 @@ def test_corrupt_header(save: Save) -> None:
         save.read_chunk(0, 0)
 
 
-def test_location_past_end(save: Save) -> None:
+@pytest.mark.parametrize(
+    ("location", "message"),
+    [
+        ((500 << 8) | 3, r"chunk slot \(0, 0\).*past the end"),
+        ((1 << 8) | 1, r"chunk slot \(0, 0\): corrupt region header \(sector offset 1"),
+        ((2 << 8) | 0, r"chunk slot \(0, 0\): corrupt region header"),
+    ],
+)
+def test_bad_location(save: Save, location: int, message: str) -> None:
     path = _one_chunk_region(save)
     data = bytearray(path.read_bytes())
-    struct.pack_into(">I", data, 0, (500 << 8) | 3)
+    struct.pack_into(">I", data, 0, location)
     path.write_bytes(bytes(data))
-    with pytest.raises(WorldError, match=r"chunk slot \(0, 0\).*past the end"):
+    with pytest.raises(WorldError, match=message):
         RegionFile.read(path)
+
+
+def test_length_larger_than_sectors(save: Save) -> None:
+    path = _one_chunk_region(save)
+    data = bytearray(path.read_bytes())
+    struct.pack_into(">i", data, 8192, 10**6)
+    path.write_bytes(bytes(data))
+    with pytest.raises(WorldError, match=r"chunk length 1000000 at byte 8192 does not fit"):
+        save.read_chunk(0, 0)
 
 
 def test_bad_compression_type(save: Save) -> None:

@@ -1004,6 +1004,10 @@ class _Singleton(_Entry):
             if self.name in run.visiting:
                 chain = " -> ".join([*run.visiting, self.name])
                 raise DatapackError(f"{self.where}: loot_table reference cycle: {chain}")
+            if self.name not in run.tables:
+                raise DatapackError(
+                    f"{self.where}: references loot table {self.name!r}, which no pack defines"
+                )
             run.tables.get(self.name)._roll_into(out, run)
         # "empty" produces nothing
 
@@ -1099,12 +1103,20 @@ class LootTable:
     """A compiled loot table. Build with :func:`parse_loot_table` or :class:`LootTableSet`."""
 
     def __init__(
-        self, location: str, table_type: str | None, pools: Sequence[_Pool], functions: Sequence[_Function]
+        self,
+        location: str,
+        table_type: str | None,
+        pools: Sequence[_Pool],
+        functions: Sequence[_Function],
+        neighbour_offsets: frozenset[tuple[int, int, int]] = frozenset(),
     ):
         self.location = location
         self.type = table_type
         self._pools = tuple(pools)
         self._functions = tuple(functions)
+        self.neighbour_offsets = neighbour_offsets
+        """Offsets the table's ``location_check`` conditions look at: fill ``LootContext.neighbours``
+        with the blocks there (e.g. the other half of a double plant). Referenced tables not included."""
 
     def __repr__(self) -> str:
         return f"LootTable({self.location!r}, type={self.type!r}, pools={len(self._pools)})"
@@ -1152,7 +1164,21 @@ def parse_loot_table(location: str, data: Any) -> LootTable:
                 _functions(pool, p_at),
             )
         )
-    return LootTable(location, table_type, pools, _functions(obj, at))
+    return LootTable(location, table_type, pools, _functions(obj, at), _location_offsets(obj))
+
+
+def _location_offsets(node: Any) -> frozenset[tuple[int, int, int]]:
+    """Every ``location_check`` offset in a (validated) table's JSON."""
+    found: set[tuple[int, int, int]] = set()
+    if isinstance(node, dict):
+        if node.get("condition") in ("location_check", f"{_NAMESPACE}:location_check"):
+            found.add((int(node.get("offsetX", 0)), int(node.get("offsetY", 0)), int(node.get("offsetZ", 0))))
+        for value in node.values():
+            found |= _location_offsets(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _location_offsets(value)
+    return frozenset(found)
 
 
 class LootTableSet:

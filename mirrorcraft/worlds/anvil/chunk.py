@@ -288,6 +288,15 @@ class Section:
         return cls(y, palette, blocks, biome_palette, biomes, sky, block)
 
 
+def _compact(indices: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The used palette indices (ascending) and ``indices`` renumbered into them (np.unique, but faster)."""
+    flat = indices.ravel().astype(np.intp)
+    used = np.flatnonzero(np.bincount(flat, minlength=size))
+    remap = np.zeros(size, dtype=np.uint16)
+    remap[used] = np.arange(len(used), dtype=np.uint16)
+    return used, remap[flat]
+
+
 MotionPredicate = Callable[[BlockState], bool] | np.ndarray | Sequence[bool]
 
 
@@ -432,9 +441,9 @@ class Chunk:
         sections: dict[int, Section] = {}
         for i in range(height // 16):
             sl = blocks[i * 16 : (i + 1) * 16]
-            used, inverse = np.unique(sl, return_inverse=True)
+            used, inverse = _compact(sl, len(palette))
             bsl = biomes[i * 4 : (i + 1) * 4]
-            bused, binverse = np.unique(bsl, return_inverse=True)
+            bused, binverse = _compact(bsl, len(biome_palette))
             sy = min_y // 16 + i
             sections[sy] = Section(
                 y=sy,
@@ -500,10 +509,30 @@ class Chunk:
             return AIR
         return sec.palette[int(sec.blocks[y & 15, z & 15, x & 15])]
 
+    def _section_nbt(self, sec: Section, what: str) -> nbtlib.Compound:
+        if self.y_pos <= sec.y < self.y_pos + 24:
+            return sec.to_nbt(what)
+        # Vanilla stores light for one section below and above the world; those carry no blocks.
+        tag = nbtlib.Compound({"Y": nbtlib.Byte(sec.y)})
+        if sec.block_light is not None:
+            tag["BlockLight"] = pack_nibbles(sec.block_light)
+        if sec.sky_light is not None:
+            tag["SkyLight"] = pack_nibbles(sec.sky_light)
+        return tag
+
+    def _heightmap_nbt(self, name: str, heights: np.ndarray, what: str) -> nbtlib.LongArray:
+        rel = np.asarray(heights, dtype=np.int64).ravel() - self.min_y
+        if rel.shape != (256,) or rel.min() < 0 or rel.max() > 384:
+            raise WorldError(
+                f"{what}: heightmap {name} must be 16x16 heights in [{self.min_y}, {self.min_y + 384}]"
+            )
+        return nbtlib.LongArray(bits.pack(rel, 9))
+
     def to_nbt(self, data_version: int = DATA_VERSION) -> nbtlib.Compound:
         """Serialise to the root compound stored in a region file."""
         what = f"chunk ({self.x}, {self.z})"
-        n_sections = len([s for s in self.sections if s >= self.y_pos]) or 24
+        # One (empty) PostProcessing list per section of the world height: 24 for the 1.19.2 overworld.
+        n_sections = 24
         tag = nbtlib.Compound(
             {
                 "DataVersion": nbtlib.Int(data_version),
@@ -515,19 +544,16 @@ class Chunk:
                 "InhabitedTime": nbtlib.Long(self.inhabited_time),
                 "isLightOn": nbtlib.Byte(1 if self.is_light_on else 0),
                 "sections": nbtlib.List[nbtlib.Compound](
-                    [self.sections[k].to_nbt(what) for k in sorted(self.sections)]
+                    [self._section_nbt(self.sections[k], what) for k in sorted(self.sections)]
                 ),
                 "block_entities": nbtlib.List[nbtlib.Compound](list(self.block_entities)),
                 "Heightmaps": nbtlib.Compound(
-                    {
-                        k: nbtlib.LongArray(bits.pack(np.asarray(v).ravel() - self.min_y, 9))
-                        for k, v in sorted(self.heightmaps.items())
-                    }
+                    {k: self._heightmap_nbt(k, v, what) for k, v in sorted(self.heightmaps.items())}
                 ),
                 "fluid_ticks": nbtlib.List[nbtlib.Compound]([]),
                 "block_ticks": nbtlib.List[nbtlib.Compound]([]),
                 "PostProcessing": nbtlib.List[nbtlib.List[nbtlib.Short]](
-                    [nbtlib.List[nbtlib.Short]([]) for _ in range(min(n_sections, 24))]
+                    [nbtlib.List[nbtlib.Short]([]) for _ in range(n_sections)]
                 ),
                 "structures": nbtlib.Compound({"References": nbtlib.Compound(), "starts": nbtlib.Compound()}),
             }

@@ -18,6 +18,7 @@ always give the same bytes.
 
 from __future__ import annotations
 
+import copy
 import gzip
 from pathlib import Path
 from typing import Any
@@ -131,7 +132,7 @@ class LevelData(BaseModel):
     border_size: float = 59999968.0
     enabled_datapacks: list[str] = Field(default_factory=lambda: ["vanilla"])
     disabled_datapacks: list[str] = Field(default_factory=list)
-    generator: dict[str, Any] = Field(default_factory=lambda: dict(VOID_FLAT_GENERATOR))
+    generator: dict[str, Any] = Field(default_factory=lambda: copy.deepcopy(VOID_FLAT_GENERATOR))
 
     def to_nbt(self) -> nbtlib.Compound:
         """The root compound (``{"Data": {...}}``) of ``level.dat``."""
@@ -213,7 +214,7 @@ class LevelData(BaseModel):
         try:
             generator = wgs["dimensions"]["minecraft:overworld"]["generator"].unpack()
         except (KeyError, TypeError):
-            generator = dict(VOID_FLAT_GENERATOR)
+            generator = copy.deepcopy(VOID_FLAT_GENERATOR)
         packs = d.get("DataPacks", {})
         version = d.get("Version", {})
         return cls(

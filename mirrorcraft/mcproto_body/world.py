@@ -1,0 +1,247 @@
+"""The body's view of the world: chunk columns as numpy arrays, kept current from the server's packets.
+
+Why numpy: pathing and physics ask for many blocks at once (a 64-block A* touches tens of thousands of
+cells), so each column is one dense ``uint16`` array of global block-state ids indexed ``[y, z, x]`` —
+exactly what :func:`mirrorcraft.protocol.chunks.decode_column` returns — and region queries are slices.
+
+Handles ``login`` / ``respawn`` (dimension height from the login registry codec: a server such as
+flying-squid may send fewer than the vanilla 24 sections), ``map_chunk``, ``unload_chunk``,
+``block_change``, ``multi_block_change`` and, optionally, sky light from ``map_chunk`` / ``update_light``.
+Block entities are kept as sent (positions and type ids) for containers.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from mirrorcraft.errors import ProtocolError
+from mirrorcraft.gamedata import block_of_state, state_of
+from mirrorcraft.mcproto_body.connection import Connection
+from mirrorcraft.protocol import Packet, decode_column
+
+log = logging.getLogger(__name__)
+
+#: Marker for "not loaded" in region arrays (no real state id is this large; 1.19.2 has 21,448 states).
+UNLOADED = np.uint16(0xFFFF)
+
+BlockListener = Callable[[tuple[int, int, int], int, int], None]
+
+
+def dimension_height(registry_codec: Any, dimension_type: str) -> tuple[int, int]:
+    """``(min_y, height)`` of ``dimension_type`` in a login registry codec.
+
+    Raises:
+        ProtocolError: the codec has no such dimension type (names the type and the known ones).
+    """
+    try:
+        entries = registry_codec["minecraft:dimension_type"]["value"]
+    except (KeyError, TypeError) as err:
+        raise ProtocolError("login.registry_codec: no minecraft:dimension_type registry") from err
+    names = []
+    for entry in entries:
+        names.append(str(entry["name"]))
+        if str(entry["name"]) == dimension_type:
+            element = entry["element"]
+            return int(element["min_y"]), int(element["height"])
+    raise ProtocolError(f"login.registry_codec: dimension type {dimension_type!r} not in {names}")
+
+
+class World:
+    """Loaded chunk columns and block queries.
+
+    Args:
+        conn: The connection to subscribe to (``None`` for an offline world built with :meth:`set_column`).
+        keep_sky_light: Also keep sky light nibbles per column (off by default: costs memory and time).
+
+    Attributes:
+        min_y / height: Dimension bounds from the login packet (defaults: the 1.19 overworld, -64 / 384).
+        columns: ``{(chunk_x, chunk_z): uint16 array (height, 16, 16)}``.
+        block_entities: ``{(x, y, z): block entity type id}`` from map_chunk.
+    """
+
+    def __init__(self, conn: Connection | None = None, keep_sky_light: bool = False) -> None:
+        self.min_y = -64
+        self.height = 384
+        self.columns: dict[tuple[int, int], np.ndarray] = {}
+        self.sky_light: dict[tuple[int, int], np.ndarray] = {}
+        self.block_entities: dict[tuple[int, int, int], int] = {}
+        self.keep_sky_light = keep_sky_light
+        self.chunks_decoded = 0
+        self._listeners: list[BlockListener] = []
+        self._codec: Any = None
+        if conn is not None:
+            conn.on_reset(self.clear)
+            conn.on("login", self._on_login)
+            conn.on("respawn", self._on_respawn)
+            conn.on("map_chunk", self._on_map_chunk)
+            conn.on("unload_chunk", self._on_unload)
+            conn.on("block_change", self._on_block_change)
+            conn.on("multi_block_change", self._on_multi_block_change)
+            if keep_sky_light:
+                conn.on("update_light", self._on_update_light)
+
+    # ------------------------------------------------------------------------------------------- queries
+    def on_block_change(self, listener: BlockListener) -> None:
+        """Call ``listener(pos, old_state, new_state)`` for each changed block."""
+        self._listeners.append(listener)
+
+    def is_loaded(self, x: int, z: int) -> bool:
+        """Whether the column holding block column (x, z) is loaded."""
+        return (x >> 4, z >> 4) in self.columns
+
+    def state_at(self, x: int, y: int, z: int) -> int | None:
+        """Global block-state id at a block position, ``None`` if its chunk is not loaded or y is outside."""
+        col = self.columns.get((x >> 4, z >> 4))
+        iy = y - self.min_y
+        if col is None or not 0 <= iy < self.height:
+            return None
+        return int(col[iy, z & 15, x & 15])
+
+    def block_at(self, x: int, y: int, z: int) -> tuple[str, dict[str, str]] | None:
+        """``(name, properties)`` at a block position, ``None`` if unknown."""
+        state = self.state_at(x, y, z)
+        return None if state is None else state_of(state)
+
+    def block_name(self, x: int, y: int, z: int) -> str | None:
+        """Block name (``minecraft:...``) at a position, ``None`` if unknown."""
+        state = self.state_at(x, y, z)
+        return None if state is None else block_of_state(state).name
+
+    def region(self, lo: tuple[int, int, int], hi: tuple[int, int, int]) -> np.ndarray:
+        """States in the box ``lo <= (x, y, z) < hi`` as a ``uint16`` array indexed ``[x, y, z]``.
+
+        Cells in unloaded chunks or outside the dimension are :data:`UNLOADED`.
+        """
+        x0, y0, z0 = lo
+        x1, y1, z1 = hi
+        out = np.full((x1 - x0, y1 - y0, z1 - z0), UNLOADED, dtype=np.uint16)
+        ya, yb = max(y0, self.min_y), min(y1, self.min_y + self.height)
+        if ya >= yb:
+            return out
+        for cx in range(x0 >> 4, ((x1 - 1) >> 4) + 1):
+            for cz in range(z0 >> 4, ((z1 - 1) >> 4) + 1):
+                col = self.columns.get((cx, cz))
+                if col is None:
+                    continue
+                xa, xb = max(x0, cx * 16), min(x1, cx * 16 + 16)
+                za, zb = max(z0, cz * 16), min(z1, cz * 16 + 16)
+                part = col[ya - self.min_y : yb - self.min_y, za - cz * 16 : zb - cz * 16, xa - cx * 16 : xb - cx * 16]
+                out[xa - x0 : xb - x0, ya - y0 : yb - y0, za - z0 : zb - z0] = part.transpose(2, 0, 1)
+        return out
+
+    def find_blocks(self, states: np.ndarray | list[int], center: tuple[int, int, int], radius: int) -> list[tuple[int, int, int]]:
+        """Positions within ``radius`` (Chebyshev) of ``center`` whose state is in ``states``, nearest first."""
+        cx, cy, cz = center
+        lo = (cx - radius, cy - radius, cz - radius)
+        reg = self.region(lo, (cx + radius + 1, cy + radius + 1, cz + radius + 1))
+        hits = np.argwhere(np.isin(reg, np.asarray(states, dtype=np.uint16)))
+        if hits.size == 0:
+            return []
+        pos = hits + np.array(lo)
+        d2 = ((pos - np.array(center)) ** 2).sum(axis=1)
+        return [tuple(int(v) for v in pos[i]) for i in np.argsort(d2, kind="stable")]
+
+    def set_column(self, cx: int, cz: int, blocks: np.ndarray) -> None:
+        """Install a column directly (tests and offline worlds); shape must be ``(height, 16, 16)``."""
+        if blocks.shape != (self.height, 16, 16):
+            raise ProtocolError(f"column ({cx},{cz}): shape {blocks.shape} != {(self.height, 16, 16)}")
+        self.columns[(cx, cz)] = np.ascontiguousarray(blocks, dtype=np.uint16)
+
+    def set_state(self, x: int, y: int, z: int, state: int) -> None:
+        """Change one block locally (as a block_change would) and notify listeners."""
+        col = self.columns.get((x >> 4, z >> 4))
+        iy = y - self.min_y
+        if col is None or not 0 <= iy < self.height:
+            return
+        old = int(col[iy, z & 15, x & 15])
+        col[iy, z & 15, x & 15] = state
+        if old != state:
+            for listener in self._listeners:
+                listener((x, y, z), old, state)
+
+    def clear(self) -> None:
+        """Forget every column (dimension change, reconnect)."""
+        self.columns.clear()
+        self.sky_light.clear()
+        self.block_entities.clear()
+
+    # ------------------------------------------------------------------------------------------ handlers
+    def _on_login(self, pkt: Packet) -> None:
+        self._codec = pkt.registry_codec  # type: ignore[attr-defined]
+        self.min_y, self.height = dimension_height(self._codec, pkt.dimension_type)  # type: ignore[attr-defined]
+        self.clear()
+
+    def _on_respawn(self, pkt: Packet) -> None:
+        if self._codec is not None:
+            self.min_y, self.height = dimension_height(self._codec, pkt.dimension_type)  # type: ignore[attr-defined]
+        self.clear()
+
+    def _on_map_chunk(self, pkt: Packet) -> None:
+        sections = self.height // 16
+        # Servers other than vanilla pad differently (flying-squid adds none): accept any zero tail.
+        col = decode_column(pkt.chunk_data, sections, padding="any")  # type: ignore[attr-defined]
+        key = (pkt.x, pkt.z)  # type: ignore[attr-defined]
+        self.columns[key] = col.blocks
+        self.chunks_decoded += 1
+        base_x, base_z = key[0] * 16, key[1] * 16
+        self.block_entities = {p: t for p, t in self.block_entities.items() if (p[0] >> 4, p[2] >> 4) != key}
+        for be in pkt.block_entities:  # type: ignore[attr-defined]
+            self.block_entities[(base_x + be.x, be.y, base_z + be.z)] = be.type
+        if self.keep_sky_light:
+            self._store_light(key, pkt.light)  # type: ignore[attr-defined]
+
+    def _on_update_light(self, pkt: Packet) -> None:
+        key = (pkt.chunk_x, pkt.chunk_z)  # type: ignore[attr-defined]
+        if key in self.columns:
+            self._store_light(key, pkt.light)  # type: ignore[attr-defined]
+
+    def _store_light(self, key: tuple[int, int], light: Any) -> None:
+        # Light sections span one section below and above the world (wiki.vg "Chunk Data and Update Light").
+        n = self.height // 16 + 2
+        arr = self.sky_light.get(key)
+        if arr is None:
+            arr = np.zeros((n, 16, 16, 16), dtype=np.uint8)
+            self.sky_light[key] = arr
+        mask = 0
+        for i, word in enumerate(light.sky_mask):
+            mask |= (word & 0xFFFFFFFFFFFFFFFF) << (64 * i)
+        arrays = iter(light.sky_light)
+        for s in range(n):
+            if mask >> s & 1:
+                raw = np.frombuffer(next(arrays), dtype=np.uint8)
+                nib = np.empty(4096, dtype=np.uint8)
+                nib[0::2] = raw & 15  # low nibble first (index (y*16+z)*16+x)
+                nib[1::2] = raw >> 4
+                arr[s] = nib.reshape(16, 16, 16)
+
+    def sky_light_at(self, x: int, y: int, z: int) -> int | None:
+        """Sky light (0..15) if kept and known."""
+        arr = self.sky_light.get((x >> 4, z >> 4))
+        if arr is None:
+            return None
+        s = ((y - self.min_y) >> 4) + 1
+        if not 0 <= s < arr.shape[0]:
+            return None
+        return int(arr[s, y & 15, z & 15, x & 15])
+
+    def _on_unload(self, pkt: Packet) -> None:
+        key = (pkt.chunk_x, pkt.chunk_z)  # type: ignore[attr-defined]
+        self.columns.pop(key, None)
+        self.sky_light.pop(key, None)
+
+    def _on_block_change(self, pkt: Packet) -> None:
+        x, y, z = pkt.location  # type: ignore[attr-defined]
+        self.set_state(x, y, z, pkt.state)  # type: ignore[attr-defined]
+
+    def _on_multi_block_change(self, pkt: Packet) -> None:
+        # Records are VarLongs: state << 12 | x << 8 | z << 4 | y, relative to the section (wiki.vg
+        # "Update Section Blocks").
+        sx, sy, sz = pkt.section  # type: ignore[attr-defined]
+        for rec in pkt.records:  # type: ignore[attr-defined]
+            state = rec >> 12
+            x, z, y = (rec >> 8) & 15, (rec >> 4) & 15, rec & 15
+            self.set_state(sx * 16 + x, sy * 16 + y, sz * 16 + z, state)

@@ -1,0 +1,149 @@
+"""The in-process server API: start on the running reactor, test hooks, save, stop.
+
+Why in-process: the agent side already runs one Twisted reactor (docs/architecture.md principle 5), so the
+simplest deployment — and the one tests use — is the server on that same reactor. ``EmbeddedServer`` also
+exposes the test hook (give an item, set a block, teleport, read an inventory), modelled on mineflayer's
+``testCommon.js``; it is a Python API, not a chat command (the RCON/op control plane is a later issue).
+All methods must be called on the reactor thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+
+from quarry.net.server import ServerFactory
+from twisted.internet import reactor
+
+from mirrorcraft import PROTOCOL_1_19, PROTOCOL_1_19_2
+from mirrorcraft.errors import ContractError
+from mirrorcraft.server import facts
+from mirrorcraft.server.config import ServerConfig
+from mirrorcraft.server.connection import PlayerConnection
+from mirrorcraft.server.game import Game
+
+log = logging.getLogger(__name__)
+
+
+class _Factory(ServerFactory):
+    protocol = PlayerConnection
+    online_mode = False
+    motd = "MirrorCraft embedded 1.19.2 server"
+    minecraft_versions = {PROTOCOL_1_19_2: "1.19.2", PROTOCOL_1_19: "1.19"}
+    log_level = logging.WARNING
+
+    def __init__(self, game: Game, max_players: int) -> None:
+        super().__init__()
+        self.game = game
+        self.max_players = max_players
+
+
+class EmbeddedServer:
+    """An embedded 1.19.2 server on the running Twisted reactor.
+
+    Args:
+        config: World folder, bind address, tick rate, controls, seeds.
+    """
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.game: Game | None = None
+        self._port = None
+
+    @property
+    def port(self) -> int:
+        """The bound TCP port (after :meth:`start`)."""
+        if self._port is None:
+            raise ContractError("EmbeddedServer.port: the server is not started")
+        return self._port.getHost().port
+
+    def start(self) -> int:
+        """Load the world, listen and start ticking; returns the bound port (port 0 picks a free one)."""
+        self.game = Game(self.config)
+        factory = _Factory(self.game, self.config.max_players)
+        self._port = reactor.listenTCP(self.config.port, factory, interface=self.config.host)
+        self.game.start()
+        log.info("embedded server on %s:%d (world %s)", self.config.host, self.port, self.config.world)
+        return self.port
+
+    def stop(self, save: bool = False):
+        """Disconnect everyone, stop ticking and listening (optionally save first). Returns a Deferred."""
+        if self.game is None:
+            return None
+        if save:
+            self.save()
+        self.game.stop()
+        d = self._port.stopListening() if self._port is not None else None
+        self._port = None
+        return d
+
+    def save(self) -> int:
+        """Write changed chunks back to the world folder; returns how many were written."""
+        return self._game().world.save()
+
+    # ---- test hook -----------------------------------------------------------------------------------
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise ContractError("EmbeddedServer: not started")
+        return self.game
+
+    def player(self, name: str) -> PlayerConnection:
+        """The connected player called ``name``.
+
+        Raises:
+            ContractError: no such player.
+        """
+        for p in self._game().players.values():
+            if p.display_name == name:
+                return p
+        raise ContractError(f"no player named {name!r} is connected")
+
+    def player_names(self) -> list[str]:
+        """Names of the players in game."""
+        return sorted(p.display_name for p in self._game().players.values())
+
+    def give_item(self, name: str, item: str, count: int = 1) -> int:
+        """Put ``count`` of ``item`` into ``name``'s inventory (hotbar first); returns how many fit."""
+        p = self.player(name)
+        left, changed = p.inventory.add(facts.item_id(item), count)
+        for idx in sorted(changed):
+            p.inventory.state_id += 1
+            from mirrorcraft.server import wire
+
+            p.send("set_slot", wire.set_slot(0, p.inventory.state_id, idx, p.inventory.slots[idx]))
+        return count - left
+
+    def set_block(self, x: int, y: int, z: int, block: str, **props: str) -> None:
+        """Set a block (by name and properties) and tell the players."""
+        self._game().set_block((x, y, z), facts.state_id(block, props))
+
+    def block_at(self, x: int, y: int, z: int) -> str:
+        """Bare block name at a position."""
+        return facts.block_name(self._game().world.get_block(x, y, z))
+
+    def teleport(self, name: str, x: float, y: float, z: float) -> None:
+        """Move a player (the client is told and must confirm)."""
+        self._game().teleport(self.player(name), x, y, z)
+
+    def position(self, name: str) -> tuple[float, float, float]:
+        """A player's feet position as the server sees it."""
+        return tuple(self.player(name).pos)  # type: ignore[return-value]
+
+    def inventory(self, name: str) -> dict[int, tuple[str, int]]:
+        """Non-empty slots of ``name``'s window 0: slot → (bare item name, count)."""
+        p = self.player(name)
+        return {i: (facts.item_name(s[0]), s[1]) for i, s in enumerate(p.inventory.slots) if s}
+
+    def tick_stats(self) -> dict[str, float]:
+        """Mean and p99 tick time (ms) over the ticks so far, ticks run and chunks sent."""
+        times = self._game().tick_times
+        if not times:
+            return {"ticks": 0, "mean_ms": 0.0, "p99_ms": 0.0, "chunks_sent": float(self._game().chunks_sent)}
+        ordered = sorted(times)
+        return {
+            "ticks": float(len(times)),
+            "mean_ms": statistics.fmean(times) * 1000,
+            "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
+            "chunks_sent": float(self._game().chunks_sent),
+        }

@@ -1,0 +1,140 @@
+// A Mineflayer bot remote-controlled over stdin/stdout with JSON lines, for the embedded-server tests.
+//
+// usage: node bot.js HOST PORT USERNAME VERSION
+// stdout: {"event": "spawn"|"ready"|"kicked"|"end"|"error", ...} and one {"id": N, "ok": bool, ...} reply
+// per command. stdin: {"id": N, "cmd": "...", ...} commands (see `commands` below). The bot never decides
+// anything itself: tests/server/test_mineflayer.py drives it and checks the server's view.
+'use strict'
+const path = require('path')
+const readline = require('readline')
+const mineflayer = require(path.join(__dirname, '..', '..', 'node_modules', 'mineflayer'))
+const { Vec3 } = require(path.join(__dirname, '..', '..', 'node_modules', 'vec3'))
+
+const [host, port, username, version] = process.argv.slice(2)
+const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n')
+const bot = mineflayer.createBot({ host, port: Number(port), username, version, auth: 'offline', viewDistance: 'normal' })
+
+bot.on('error', (e) => out({ event: 'error', error: String(e) }))
+bot.on('kicked', (reason) => out({ event: 'kicked', reason: String(reason) }))
+bot.on('end', (reason) => { out({ event: 'end', reason: String(reason) }); process.exit(0) })
+bot.once('spawn', async () => {
+  out({ event: 'spawn', pos: bot.entity.position })
+  await bot.waitForChunksToLoad()
+  out({ event: 'ready', pos: bot.entity.position, version: bot.version, protocol: bot.protocolVersion })
+})
+
+function slots () {
+  const res = {}
+  bot.inventory.slots.forEach((it, i) => { if (it) res[i] = [it.name, it.count] })
+  return res
+}
+
+function count (name) {
+  return bot.inventory.items().filter((it) => it.name === name).reduce((a, it) => a + it.count, 0) +
+    (bot.inventory.slots[45] && bot.inventory.slots[45].name === name ? bot.inventory.slots[45].count : 0)
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function until (pred, ms) {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (pred()) return true
+    await sleep(25)
+  }
+  return pred()
+}
+
+const commands = {
+  async blocks ({ positions }) {
+    return { names: positions.map(([x, y, z]) => { const b = bot.blockAt(new Vec3(x, y, z)); return b ? b.name : null }) }
+  },
+  async position () {
+    return { pos: bot.entity.position, onGround: bot.entity.onGround }
+  },
+  async wait_position ({ x, y, z, within, ms }) {
+    const ok = await until(() => bot.entity.position.distanceTo(new Vec3(x, y, z)) <= within, ms || 3000)
+    return { reached: ok, pos: bot.entity.position }
+  },
+  async settle ({ ms }) {
+    const ok = await until(() => bot.entity.onGround, ms || 3000)
+    return { onGround: ok, pos: bot.entity.position }
+  },
+  async dig ({ x, y, z }) {
+    const block = bot.blockAt(new Vec3(x, y, z))
+    const t0 = Date.now()
+    await bot.dig(block, true)
+    return { block: block.name, ms: Date.now() - t0, digTime: bot.digTime(block), after: bot.blockAt(new Vec3(x, y, z)).name }
+  },
+  async dig_too_fast ({ x, y, z }) {
+    // start digging then claim it finished at once (what a cheating client would send)
+    const pos = new Vec3(x, y, z)
+    bot._client.write('block_dig', { status: 0, location: pos, face: 1, sequence: 1001 })
+    bot._client.write('block_dig', { status: 2, location: pos, face: 1, sequence: 1002 })
+    await sleep(500)
+    return { after: bot.blockAt(pos).name }
+  },
+  async wait_item ({ name, atLeast, ms }) {
+    const ok = await until(() => count(name) >= atLeast, ms || 3000)
+    return { got: ok, count: count(name), slots: slots() }
+  },
+  async inventory () {
+    return { slots: slots(), held: bot.quickBarSlot }
+  },
+  async equip ({ name }) {
+    const it = bot.inventory.items().find((i) => i.name === name)
+    if (!it) throw new Error('no ' + name + ' in inventory')
+    await bot.equip(it, 'hand')
+    return { held: bot.heldItem && bot.heldItem.name }
+  },
+  async place ({ against, face }) {
+    const ref = bot.blockAt(new Vec3(...against))
+    await bot.placeBlock(ref, new Vec3(...face))
+    const p = ref.position.plus(new Vec3(...face))
+    return { placed: bot.blockAt(p).name }
+  },
+  async click ({ slot, button, mode }) {
+    await bot.clickWindow(slot, button, mode)
+    return { slots: slots() }
+  },
+  async look ({ yaw, pitch }) {
+    await bot.look(yaw, pitch, true)
+    return {}
+  },
+  async walk ({ control, ms }) {
+    bot.setControlState(control, true)
+    await sleep(ms)
+    bot.setControlState(control, false)
+    await until(() => bot.entity.onGround, 2000)
+    return { pos: bot.entity.position }
+  },
+  async seen ({ username }) {
+    const p = bot.players[username]
+    return { pos: p && p.entity ? p.entity.position : null, listed: Boolean(p) }
+  },
+  async wait_block ({ x, y, z, name, ms }) {
+    const ok = await until(() => { const b = bot.blockAt(new Vec3(x, y, z)); return b && b.name === name }, ms || 3000)
+    return { ok }
+  },
+  async toss ({ name, n }) {
+    const it = bot.inventory.items().find((i) => i.name === name)
+    await bot.toss(it.type, null, n)
+    return { slots: slots() }
+  },
+  async quit () {
+    setTimeout(() => process.exit(0), 200)
+    bot.quit()
+    return {}
+  }
+}
+
+readline.createInterface({ input: process.stdin }).on('line', async (line) => {
+  let msg
+  try { msg = JSON.parse(line) } catch (e) { out({ event: 'error', error: 'bad command line: ' + line }); return }
+  try {
+    const res = await commands[msg.cmd](msg)
+    out(Object.assign({ id: msg.id, ok: true }, res))
+  } catch (e) {
+    out({ id: msg.id, ok: false, error: String(e && e.message ? e.message : e) })
+  }
+})

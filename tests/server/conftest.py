@@ -1,0 +1,148 @@
+"""Fixtures for the embedded-server tests: a sandbox save, a running server, remote-controlled Mineflayer bots.
+
+The server runs **in-process** on the reactor that pytest-twisted runs in a greenlet (the same single
+reactor the agent side uses), so tests call the server's test hook directly. Each Mineflayer bot is a
+``node tests/node/bot.js`` child process spawned with ``reactor.spawnProcess``; tests send it JSON commands
+and await its JSON replies, each with a hard timeout, and the process is killed at teardown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_twisted
+from twisted.internet import defer, protocol, reactor
+
+from mirrorcraft.server.config import ServerConfig
+from mirrorcraft.server.embedded import EmbeddedServer
+
+REPO = Path(__file__).resolve().parents[2]
+BOT_JS = REPO / "tests" / "node" / "bot.js"
+
+
+@pytest.fixture(scope="session")
+def sandbox_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sandbox world built once per session (tests copy it before playing in it)."""
+    from mirrorcraft.worlds.sandbox import build_sandbox
+
+    path = tmp_path_factory.mktemp("sandbox-template") / "world"
+    build_sandbox(path, seed=0)
+    return path
+
+
+@pytest.fixture(scope="session")
+def sandbox_info(sandbox_template: Path) -> dict[str, Any]:
+    """The layout facts the sandbox builder wrote (tree, ore, pit positions)."""
+    return json.loads((sandbox_template / "sandbox.json").read_text())
+
+
+def fresh_world(template: Path, tmp: Path) -> Path:
+    """An episode's reset: a fresh copy of the save."""
+    dst = tmp / "world"
+    shutil.copytree(template, dst)
+    return dst
+
+
+@pytest.fixture(scope="module")
+def server(sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory, node_modules: Path) -> Iterator[EmbeddedServer]:
+    """An embedded server on a free port, ticking at 40/s (accelerated: Mineflayer times digs itself)."""
+    world = fresh_world(sandbox_template, tmp_path_factory.mktemp("server"))
+    srv = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=40, view_distance=4, episode_seed=7))
+    srv.start()
+    yield srv
+    pytest_twisted.blockon(defer.maybeDeferred(srv.stop))
+
+
+class NodeBot(protocol.ProcessProtocol):
+    """A ``tests/node/bot.js`` process: send commands, await replies and events (with timeouts)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._buf = b""
+        self._next = 0
+        self._replies: dict[int, defer.Deferred] = {}
+        self.events: list[dict[str, Any]] = []
+        self._event_waiters: list[tuple[str, defer.Deferred]] = []
+        self.stderr = b""
+        self.ended = defer.Deferred()
+
+    def outReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
+        self._buf += data
+        while b"\n" in self._buf:
+            line, self._buf = self._buf.split(b"\n", 1)
+            try:
+                msg = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if "id" in msg and msg["id"] in self._replies:
+                self._replies.pop(msg["id"]).callback(msg)
+            elif "event" in msg:
+                self.events.append(msg)
+                for ev, d in list(self._event_waiters):
+                    if ev == msg["event"]:
+                        self._event_waiters.remove((ev, d))
+                        d.callback(msg)
+
+    def errReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
+        self.stderr += data
+
+    def processEnded(self, reason) -> None:  # noqa: N802 - Twisted API
+        for d in list(self._replies.values()) + [d for _, d in self._event_waiters]:
+            if not d.called:
+                d.errback(RuntimeError(f"bot {self.name} ended: events {self.events[-3:]} stderr {self.stderr.decode(errors='replace')[-500:]}"))
+        self._replies.clear()
+        self._event_waiters.clear()
+        if not self.ended.called:
+            self.ended.callback(None)
+
+    async def event(self, name: str, timeout: float = 20.0) -> dict[str, Any]:
+        """Wait for an event line (returns at once if it already came)."""
+        for e in self.events:
+            if e["event"] == name:
+                return e
+        d: defer.Deferred = defer.Deferred()
+        self._event_waiters.append((name, d))
+        d.addTimeout(timeout, reactor)
+        return await d
+
+    async def cmd(self, cmd: str, timeout: float = 20.0, **args: Any) -> dict[str, Any]:
+        """Send a command and await its reply."""
+        self._next += 1
+        d: defer.Deferred = defer.Deferred()
+        self._replies[self._next] = d
+        self.transport.write((json.dumps({"id": self._next, "cmd": cmd, **args}) + "\n").encode())
+        d.addTimeout(timeout, reactor)
+        return await d
+
+    def kill(self) -> None:
+        """Kill the process if it still runs."""
+        try:
+            self.transport.signalProcess("KILL")
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+
+
+@pytest.fixture
+def spawn_bot(server: EmbeddedServer, node_modules: Path):
+    """Factory: ``await spawn_bot(name, version="1.19.2")`` → a ready NodeBot (killed at teardown)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is required for the Mineflayer tests")
+    bots: list[NodeBot] = []
+
+    async def make(name: str, version: str = "1.19.2") -> NodeBot:
+        bot = NodeBot(name)
+        reactor.spawnProcess(bot, node, [node, str(BOT_JS), "127.0.0.1", str(server.port), name, version], env=dict(os.environ))
+        bots.append(bot)
+        await bot.event("ready", timeout=30)
+        return bot
+
+    yield make
+    for b in bots:
+        b.kill()

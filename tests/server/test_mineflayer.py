@@ -1,0 +1,173 @@
+"""A real Mineflayer 4.25.0 client against the embedded server: login, chunks, digging with loot-table drops,
+tools from the test hook, placement seen by a second bot, inventory clicks, players seeing each other.
+
+Every check compares what the client sees with what the server (or the save) holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest_twisted
+
+from mirrorcraft.server.embedded import EmbeddedServer
+from mirrorcraft.worlds.anvil.save import Save
+
+
+async def _teleport(server: EmbeddedServer, bot, x: float, y: float, z: float) -> None:
+    server.teleport(bot.name, x, y, z)
+    res = await bot.cmd("wait_position", x=x, y=y, z=z, within=0.01, ms=3000)
+    assert res["reached"], res
+    await bot.cmd("settle", ms=2000)
+
+
+@pytest_twisted.ensureDeferred
+async def test_spawn_chunks_and_blocks_match_the_save(server: EmbeddedServer, spawn_bot, sandbox_template, sandbox_info) -> None:
+    bot = await spawn_bot("looker")
+    ready = await bot.event("ready")
+    sx, sy, sz = sandbox_info["spawn"]
+    assert ready["protocol"] == 760
+    assert (ready["pos"]["x"], ready["pos"]["z"]) == (sx + 0.5, sz + 0.5)
+    save = Save.open(sandbox_template)
+    samples = [(sx, sy - 1, sz), (sx, sy, sz), (sx, 0, sz), (sx, -64, sz), (sx + 3, 30, sz - 5)]
+    samples += [tuple(p) for name in ("coal_ore", "iron_ore", "diamond_ore") for p in sandbox_info["ores"][name][:1]]
+    samples += [tuple(t["base"]) for t in sandbox_info["trees"][:3]]
+    samples += [(x, y, z) for x in (-20, 0, 24) for y in (55, 64, 66) for z in (-20, 2, 24)]
+    res = await bot.cmd("blocks", positions=samples)
+    expected = []
+    for x, y, z in samples:
+        chunk = save.read_chunk(x >> 4, z >> 4)
+        expected.append(chunk.block_at(x, y, z)[0].removeprefix("minecraft:"))
+    assert res["names"] == expected
+    assert "oak_log" in expected and "diamond_ore" in expected and "grass_block" in expected
+    await bot.cmd("quit")
+
+
+def _stand_next_to(server: EmbeddedServer, x: int, y: int, z: int) -> tuple[float, float, float] | None:
+    """A free spot (feet and head air, solid floor) beside block (x, y, z) at the same height."""
+    for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        fx, fz = x + dx, z + dz
+        if (
+            server.block_at(fx, y, fz) == "air"
+            and server.block_at(fx, y + 1, fz) == "air"
+            and server.block_at(fx, y - 1, fz) not in ("air", "water")
+        ):
+            return fx + 0.5, float(y), fz + 0.5
+    return None
+
+
+@pytest_twisted.ensureDeferred
+async def test_dig_log_stone_and_pickaxe_with_loot_drops(server: EmbeddedServer, spawn_bot, sandbox_info) -> None:
+    bot = await spawn_bot("digger")
+    events: list[tuple[str, dict[str, Any]]] = []
+    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    # 1. a log, bare-handed: the oak_log loot table drops one log, which falls and is picked up
+    tree, spot = next(
+        (t["base"], s) for t in sandbox_info["trees"] if (s := _stand_next_to(server, *t["base"])) is not None
+    )
+    await _teleport(server, bot, *spot)
+    res = await bot.cmd("dig", x=tree[0], y=tree[1], z=tree[2], timeout=20)
+    assert res["ok"] and res["block"] == "oak_log" and res["after"] == "air", res
+    got = await bot.cmd("wait_item", name="oak_log", atLeast=1, ms=4000)
+    assert got["got"], got
+    assert server.block_at(*tree) == "air"
+    assert ("block_broken", {"player": "digger", "pos": tuple(tree), "block": "minecraft:oak_log", "drops": [("oak_log", 1)]}) in events
+    assert any(ev == "pickup" and d["item"] == "oak_log" for ev, d in events)
+
+    # 2. stone, bare-handed: it breaks (slowly) but drops nothing
+    x0, _, z0, _ = sandbox_info["pit"]
+    floor = sandbox_info["pit_floor_y"]
+    stand = (x0 + 0.5, float(floor + 1), z0 + 3.5)
+    wall = (x0 - 1, floor + 2, z0 + 3)
+    assert server.block_at(*wall) == "stone"
+    await _teleport(server, bot, *stand)
+    res = await bot.cmd("dig", x=wall[0], y=wall[1], z=wall[2], timeout=20)
+    assert res["ok"] and res["after"] == "air", res
+    assert server.block_at(*wall) == "air"
+    got = await bot.cmd("wait_item", name="cobblestone", atLeast=1, ms=1500)
+    assert not got["got"] and got["count"] == 0
+    assert ("block_broken", {"player": "digger", "pos": wall, "block": "minecraft:stone", "drops": []}) in events
+
+    # 3. a wooden pickaxe from the test hook, then stone drops cobblestone
+    assert server.give_item("digger", "wooden_pickaxe") == 1
+    got = await bot.cmd("wait_item", name="wooden_pickaxe", atLeast=1, ms=3000)
+    assert got["got"], got
+    await bot.cmd("equip", name="wooden_pickaxe")
+    wall2 = (wall[0], wall[1], wall[2] + 1)
+    assert server.block_at(*wall2) == "stone"
+    res = await bot.cmd("dig", x=wall2[0], y=wall2[1], z=wall2[2], timeout=20)
+    assert res["ok"], res
+    got = await bot.cmd("wait_item", name="cobblestone", atLeast=1, ms=4000)
+    assert got["got"], got
+    inv = server.inventory("digger")
+    assert ("cobblestone", 1) in inv.values() and ("oak_log", 1) in inv.values()
+
+    # 4. a finish sent at once after the start is refused and the block restored for this client
+    wall3 = (wall[0], wall[1] - 1, wall[2] + 1)
+    assert server.block_at(*wall3) == "stone"
+    res = await bot.cmd("dig_too_fast", x=wall3[0], y=wall3[1], z=wall3[2])
+    assert res["after"] == "stone"
+    assert server.block_at(*wall3) == "stone"
+    assert any(ev == "dig_refused" for ev, _ in events)
+
+    # 5. the client's inventory equals the server's after a series of clicks (pickup, right-click
+    #    split, shift-click, number-key swap, drop one)
+    for slot, button, mode in [(36, 0, 0), (20, 0, 0), (20, 1, 0), (37, 0, 0), (37, 0, 0), (20, 0, 1), (11, 2, 2), (36, 0, 4)]:
+        res = await bot.cmd("click", slot=slot, button=button, mode=mode)
+        assert res["ok"], res
+    client = await bot.cmd("inventory")
+    server_view = {str(k): [n, c] for k, n_c in server.inventory("digger").items() for n, c in [n_c]}
+    assert client["slots"] == server_view
+    assert not any(ev == "click" and d["resync"] for ev, d in events), [d for ev, d in events if ev == "click"]
+    await bot.cmd("quit")
+
+
+@pytest_twisted.ensureDeferred
+async def test_placed_block_is_seen_by_a_second_bot_and_bots_see_each_other_move(server: EmbeddedServer, spawn_bot, sandbox_info) -> None:
+    a = await spawn_bot("builder")
+    b = await spawn_bot("watcher")
+    sx, sy, sz = sandbox_info["spawn"]
+    target = (sx + 2, sy, sz)
+    assert server.block_at(*target) == "air"
+    server.give_item("builder", "cobblestone", 3)
+    assert (await a.cmd("wait_item", name="cobblestone", atLeast=3))["got"]
+    await a.cmd("equip", name="cobblestone")
+    res = await a.cmd("place", against=[target[0], target[1] - 1, target[2]], face=[0, 1, 0])
+    assert res["ok"] and res["placed"] == "cobblestone", res
+    assert server.block_at(*target) == "cobblestone"
+    seen = await b.cmd("wait_block", x=target[0], y=target[1], z=target[2], name="cobblestone")
+    assert seen["ok"]
+    assert server.inventory("builder") == {36: ("cobblestone", 2)}
+
+    # the watcher sees the builder move
+    before = await b.cmd("seen", username="builder")
+    assert before["listed"] and before["pos"] is not None
+    await a.cmd("look", yaw=3.14159, pitch=0)  # face north (-z), away from the placed block
+    moved = await a.cmd("walk", control="forward", ms=600)
+    server_pos = server.position("builder")
+    assert abs(server_pos[2] - moved["pos"]["z"]) < 1e-6
+    assert server_pos[2] < sz + 0.5 - 0.5
+    after = await b.cmd("seen", username="builder")
+    assert abs(after["pos"]["z"] - server_pos[2]) < 0.05, (after, server_pos)
+    # and sees it leave
+    await a.cmd("quit")
+    await a.ended
+    for _ in range(40):
+        gone = await b.cmd("seen", username="builder")
+        if not gone["listed"]:
+            break
+    assert not gone["listed"]
+    await b.cmd("quit")
+
+
+@pytest_twisted.ensureDeferred
+async def test_protocol_759_client_logs_in_and_sees_the_save(server: EmbeddedServer, spawn_bot, sandbox_template, sandbox_info) -> None:
+    bot = await spawn_bot("old", version="1.19")
+    ready = await bot.event("ready")
+    assert ready["protocol"] == 759
+    save = Save.open(sandbox_template)
+    sx, sy, sz = sandbox_info["spawn"]
+    samples = [(sx, sy - 1, sz), (sx, 10, sz), tuple(sandbox_info["ores"]["iron_ore"][0]), tuple(sandbox_info["trees"][1]["base"])]
+    res = await bot.cmd("blocks", positions=samples)
+    assert res["names"] == [save.read_chunk(x >> 4, z >> 4).block_at(x, y, z)[0].removeprefix("minecraft:") for x, y, z in samples]
+    await bot.cmd("quit")
