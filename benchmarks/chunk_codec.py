@@ -73,7 +73,10 @@ def prismarine_rates(node_modules: Path, columns: list[bytes], seconds: float) -
         payload = json.dumps({"version": "1.19.2", "files": files, "seconds": seconds})
         res = subprocess.run(
             [node, str(REPO / "benchmarks" / "prismarine_chunk_bench.js")],
-            input=payload, capture_output=True, text=True, check=True,
+            input=payload,
+            capture_output=True,
+            text=True,
+            check=True,
             env={"NODE_PATH": str(node_modules), "PATH": "/usr/bin:/bin:/usr/local/bin"},
         )
     return json.loads(res.stdout)
@@ -96,9 +99,13 @@ def main(argv: list[str] | None = None) -> None:
     ours_encode = rate(encode_column, decoded, args.seconds)
     prism = prismarine_rates(args.node_modules, columns, args.seconds)
 
-    print(f"machine: {platform.machine()} {platform.python_implementation()} {platform.python_version()}, "
-          f"numpy {np.__version__}; node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()}")
-    print(f"inputs: {len(columns)} vanilla columns (24 sections, {sum(map(len, columns)) // len(columns)} B avg)")
+    print(
+        f"machine: {platform.machine()} {platform.python_implementation()} {platform.python_version()}, "
+        f"numpy {np.__version__}; node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()}"
+    )
+    print(
+        f"inputs: {len(columns)} vanilla columns (24 sections, {sum(map(len, columns)) // len(columns)} B avg)"
+    )
     print(f"{'codec':52s} {'columns/s':>10s}")
     rows = [
         ("mirrorcraft decode_column (dense blocks+biomes)", ours_decode),
@@ -108,7 +115,9 @@ def main(argv: list[str] | None = None) -> None:
     ]
     for name, value in rows:
         print(f"{name:52s} {value:10.1f}")
-    print(f"ratio decode / prismarine load+read-all: {ours_decode / prism['load_and_read_all']:.2f}x (goal >= 3x)")
+    print(
+        f"ratio decode / prismarine load+read-all: {ours_decode / prism['load_and_read_all']:.2f}x (goal >= 3x)"
+    )
     print(f"ratio decode / prismarine bare load:     {ours_decode / prism['load']:.2f}x")
 
 

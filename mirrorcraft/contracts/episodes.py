@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from mirrorcraft.contracts.canonical import canonical_json, sha256_hex
 from mirrorcraft.contracts.ids import SUITE_IDS, ParsedId, parse_id, world_id
+from mirrorcraft.contracts.observation import BlockPos
 from mirrorcraft.contracts.rules import RuleEncounter, SuiteId
 from mirrorcraft.contracts.skills import OutcomeReport, Signature, SkillCall, signature
 from mirrorcraft.contracts.tasks import DEFAULT_BUDGETS, DEFAULT_MILESTONE_VALUES, STORY, TaskId, task_spec
@@ -193,6 +194,15 @@ class Controls(BaseModel):
     deterministic: bool = Field(True, description="Seeded randomness and rounded observations.")
 
 
+class SpawnInfo(BaseModel):
+    """Where the player spawned in the world copy, as the server reports it after reset."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    position: BlockPos
+    biome: str = Field(pattern=r"^[a-z0-9_.-]+:[a-z0-9_./-]+$", description="Biome at the spawn point.")
+
+
 class EndReason(StrEnum):
     FINAL_MILESTONE = "final_milestone"
     BUDGET_EXHAUSTED = "budget_exhausted"
@@ -294,6 +304,9 @@ class EpisodeRecord(BaseModel):
     seed: int
     identity: EpisodeIdentity
     controls: Controls
+    spawn: SpawnInfo | None = Field(
+        description="Spawn position and biome; null only if the episode faulted first."
+    )
     milestone_values: dict[str, int] = Field(description="Advancement id → value the score used.")
     outcome: EpisodeOutcome
     initial_score: int = Field(0, ge=0, le=100, description="S_0, before the first action.")
@@ -375,12 +388,14 @@ class EpisodeRecord(BaseModel):
 
 
 def _migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
-    """v1 → v2: v2 added ``milestone_values`` (v1 records were scored with the default table) and
-    ``trailing_policy_errors`` (v1 dropped the errors that ended an episode; migrated as empty)."""
+    """v1 → v2: v2 added ``milestone_values`` (v1 records were scored with the default table),
+    ``trailing_policy_errors`` (v1 dropped the errors that ended an episode; migrated as empty) and
+    ``spawn`` (v1 did not record it; migrated as null)."""
     out = dict(data)
     task = TaskId(out["identity"]["task"])
     out.setdefault("milestone_values", {STORY + k: v for k, v in DEFAULT_MILESTONE_VALUES[task].items()})
     out.setdefault("trailing_policy_errors", [])
+    out.setdefault("spawn", None)
     out["schema_version"] = 2
     return out
 

@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from mirrorcraft.contracts.episodes import Controls, EpisodeIdentity, MilestoneEvent, PolicyError
+from mirrorcraft.contracts.episodes import Controls, EpisodeIdentity, MilestoneEvent, PolicyError, SpawnInfo
 from mirrorcraft.contracts.observation import Observation
 from mirrorcraft.contracts.rules import RuleEncounter
 from mirrorcraft.contracts.skills import OutcomeReport, SkillCall, SkillSpec
@@ -67,8 +67,9 @@ class ServerControl(ABC):
     """Control of the server hosting an episode (embedded server or a user's vanilla server via RCON)."""
 
     @abstractmethod
-    async def reset(self, identity: EpisodeIdentity) -> None:
-        """Load a fresh copy of the episode's world (Vanilla or Mirror) and seed its randomness."""
+    async def reset(self, identity: EpisodeIdentity) -> SpawnInfo:
+        """Load a fresh copy of the episode's world (Vanilla or Mirror), seed its randomness from
+        ``identity.seed``, and return where the player spawned (recorded in the episode record)."""
 
     @abstractmethod
     async def apply_controls(self, controls: Controls) -> Controls:

@@ -157,6 +157,9 @@ class EntityLootChange(BaseModel):
 
 
 class _RuleBase(BaseModel):
+    """Fields every rule has; subclasses add ``operator``, ``changes`` and ``targets()`` (the changed
+    resources: recipe ids, ``device:input`` keys, block ids or entity ids)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(pattern=RULE_ID_RE.pattern, description="Stable rule id '<suite>.<name>'.")
@@ -164,6 +167,8 @@ class _RuleBase(BaseModel):
 
 
 class RecipeResultRule(_RuleBase):
+    """A crafting recipe yields another item and/or count."""
+
     operator: Literal["recipe_result"] = "recipe_result"
     changes: list[RecipeChange] = Field(min_length=1)
 
@@ -172,6 +177,8 @@ class RecipeResultRule(_RuleBase):
 
 
 class CookingOutputRule(_RuleBase):
+    """Smelting/blasting an input yields another item and/or count."""
+
     operator: Literal["cooking_output"] = "cooking_output"
     changes: list[CookingChange] = Field(min_length=1)
 
@@ -180,6 +187,8 @@ class CookingOutputRule(_RuleBase):
 
 
 class _DropPolicy(BaseModel):
+    """The spec's fixed drop policy, explicit in the data."""
+
     fortune: Literal["ignored"] = Field(
         "ignored", description="Fortune does not multiply changed/added drops."
     )
@@ -189,6 +198,8 @@ class _DropPolicy(BaseModel):
 
 
 class BlockDropReplaceRule(_RuleBase, _DropPolicy):
+    """A block drops the listed stacks instead of its vanilla drops (silk touch keeps vanilla)."""
+
     operator: Literal["block_drop_replace"] = "block_drop_replace"
     changes: list[BlockDropChange] = Field(min_length=1)
 
@@ -197,6 +208,8 @@ class BlockDropReplaceRule(_RuleBase, _DropPolicy):
 
 
 class BlockDropAddRule(_RuleBase, _DropPolicy):
+    """A block drops the listed stacks in addition to its vanilla drops (silk touch keeps vanilla)."""
+
     operator: Literal["block_drop_add"] = "block_drop_add"
     changes: list[BlockDropChange] = Field(min_length=1)
 
@@ -205,6 +218,8 @@ class BlockDropAddRule(_RuleBase, _DropPolicy):
 
 
 class EntityLootReplaceRule(_RuleBase):
+    """A mob drops the listed stacks instead of its vanilla loot."""
+
     operator: Literal["entity_loot_replace"] = "entity_loot_replace"
     changes: list[EntityLootChange] = Field(min_length=1)
 
@@ -213,6 +228,8 @@ class EntityLootReplaceRule(_RuleBase):
 
 
 class EntityLootAddRule(_RuleBase):
+    """A mob drops the listed stacks in addition to its vanilla loot."""
+
     operator: Literal["entity_loot_add"] = "entity_loot_add"
     changes: list[EntityLootChange] = Field(min_length=1)
 

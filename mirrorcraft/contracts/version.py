@@ -13,5 +13,5 @@ SCHEMA_VERSION = 2
 #: schema version → SHA-256 over the exported schema files (see ``schemas.schema_fingerprint``).
 #: Version 1 was the draft contract at the issue's time (records only; it never had exported schemas).
 SCHEMA_FINGERPRINTS: dict[int, str] = {
-    2: "",
+    2: "adefae0423fca0b7b57a8f561088a95b8ca12aa0f99e95724a3c274daf1d7e1f",
 }

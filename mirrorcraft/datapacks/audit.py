@@ -111,7 +111,9 @@ LOOT_FUNCTION_TYPES = frozenset(
 )
 NUMBER_PROVIDER_TYPES = frozenset(f"minecraft:{t}" for t in ("constant", "uniform", "binomial", "score"))
 #: Commands a rule pack's functions may use (what the compiler writes, plus harmless state commands).
-ALLOWED_COMMANDS = frozenset({"execute", "scoreboard", "give", "function", "data", "clear", "item", "schedule"})
+ALLOWED_COMMANDS = frozenset(
+    {"execute", "scoreboard", "give", "function", "data", "clear", "item", "schedule"}
+)
 #: Commands that print to players' chat or screen: forbidden anywhere in a rule pack.
 CHAT_COMMANDS = frozenset({"say", "tellraw", "title", "me", "msg", "tell", "w", "teammsg", "tm"})
 
@@ -151,8 +153,10 @@ class AuditReport(BaseModel):
 
     def summary(self) -> str:
         """A human-readable multi-line summary (used by ``datapacks audit``)."""
-        lines = [f"{self.pack}: {'OK' if self.ok else 'FAILED'} ({len(self.errors)} errors, "
-                 f"{len(self.warnings)} warnings)"]
+        lines = [
+            f"{self.pack}: {'OK' if self.ok else 'FAILED'} ({len(self.errors)} errors, "
+            f"{len(self.warnings)} warnings)"
+        ]
         lines.append("  counts: " + ", ".join(f"{k}={v}" for k, v in sorted(self.counts.items())))
         lines += [f"  ERROR {e}" for e in self.errors]
         lines += [f"  warning {w}" for w in self.warnings]
@@ -553,7 +557,9 @@ def _command(ctx: _Ctx, file: str, lineno: int, words: list[str]) -> None:
         ctx.err(file, f"line {lineno}", f"command {head!r} writes to players' chat/screen (forbidden)")
         return
     if head not in ALLOWED_COMMANDS:
-        ctx.err(file, f"line {lineno}", f"command {head!r} is not on the allow-list {sorted(ALLOWED_COMMANDS)}")
+        ctx.err(
+            file, f"line {lineno}", f"command {head!r} is not on the allow-list {sorted(ALLOWED_COMMANDS)}"
+        )
         return
     if head == "execute" and "run" in words:
         _command(ctx, file, lineno, words[words.index("run") + 1 :])
@@ -735,7 +741,11 @@ def audit_files(files: dict[str, bytes], *, name: str = "<pack>", allow_display:
                 ctx.recipes.add(loc.replace("recipes/", "", 1))
             elif kind == "tags" and len(parts) >= 5:
                 tag_id = f"{parts[1]}:{'/'.join(parts[4:]).removesuffix('.json')}"
-                kinds = {"items": ctx.pack_item_tags, "blocks": ctx.pack_block_tags, "functions": ctx.function_tags}
+                kinds = {
+                    "items": ctx.pack_item_tags,
+                    "blocks": ctx.pack_block_tags,
+                    "functions": ctx.function_tags,
+                }
                 kinds.get(parts[3], set()).add(tag_id)
     ctx.counts["files"] = len(files)
     # pack.mcmeta
@@ -784,7 +794,9 @@ def audit_files(files: dict[str, bytes], *, name: str = "<pack>", allow_display:
             ctx.warn(path, "", f"unknown mirrorcraft resource kind {kind!r}")
         else:
             ctx.count("other")
-    return AuditReport(pack=name, errors=ctx.errors, warnings=ctx.warnings, counts=dict(sorted(ctx.counts.items())))
+    return AuditReport(
+        pack=name, errors=ctx.errors, warnings=ctx.warnings, counts=dict(sorted(ctx.counts.items()))
+    )
 
 
 def audit_pack(path: str | Path, *, allow_display: bool = False) -> AuditReport:

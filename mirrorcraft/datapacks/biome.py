@@ -133,7 +133,9 @@ class TerrainSpec(_Model):
     contour_weight: Annotated[float, Field(ge=0.0, le=2.0)]
     undulation_weight: Annotated[float, Field(ge=0.0, le=2.0)]
     contour_first_octave: Annotated[int, Field(ge=-12, le=0)] = -8
-    contour_amplitudes: Annotated[list[Annotated[float, Field(ge=0.0, le=4.0)]], Field(min_length=1, max_length=8)]
+    contour_amplitudes: Annotated[
+        list[Annotated[float, Field(ge=0.0, le=4.0)]], Field(min_length=1, max_length=8)
+    ]
     undulation_first_octave: Annotated[int, Field(ge=-12, le=0)] = -5
     undulation_amplitudes: Annotated[
         list[Annotated[float, Field(ge=0.0, le=4.0)]], Field(min_length=1, max_length=8)
@@ -142,7 +144,9 @@ class TerrainSpec(_Model):
     caves: bool = True
     aquifers: bool = True
     deepslate_top: Annotated[int, Field(ge=-64, le=64, description="deepslate fully below this Y")] = 0
-    deepslate_transition: Annotated[int, Field(ge=0, le=16, description="blend height above deepslate_top")] = 8
+    deepslate_transition: Annotated[
+        int, Field(ge=0, le=16, description="blend height above deepslate_top")
+    ] = 8
 
     @model_validator(mode="after")
     def _gradient_order(self) -> TerrainSpec:
@@ -299,7 +303,9 @@ class EcologySpec(_Model):
     trees_per_chunk: Annotated[list[TreeCount], Field(min_length=1, max_length=8)]
     sugar_cane_attempts: Annotated[int, Field(ge=0, le=64, description="patch attempts per chunk")]
     sugar_cane_patch_tries: Annotated[int, Field(ge=1, le=64)] = 20
-    surface_lake_rarity: Annotated[int, Field(ge=0, le=1000, description="one lake per N chunks; 0 = none")] = 0
+    surface_lake_rarity: Annotated[
+        int, Field(ge=0, le=1000, description="one lake per N chunks; 0 = none")
+    ] = 0
     creatures: Annotated[list[CreatureSpawn], Field(min_length=1, max_length=8)]
     creature_spawn_probability: Annotated[float, Field(ge=0.0, le=1.0)] = 0.1
 
@@ -389,7 +395,9 @@ def parse_biome_spec(data: dict | str | bytes, source: str = "<spec>") -> BiomeS
         try:
             data = json.loads(data)
         except json.JSONDecodeError as err:
-            raise DatapackError(f"{source}: not valid JSON at line {err.lineno} col {err.colno}: {err.msg}") from err
+            raise DatapackError(
+                f"{source}: not valid JSON at line {err.lineno} col {err.colno}: {err.msg}"
+            ) from err
     try:
         return BiomeSpec.model_validate(data)
     except ValidationError as err:
@@ -407,7 +415,9 @@ def load_biome_spec(name_or_path: str | Path) -> BiomeSpec:
         return parse_biome_spec(res.read_text(encoding="utf-8"), source=f"biomes/{name_or_path}.json")
     path = Path(name_or_path)
     if not path.is_file():
-        raise DatapackError(f"no biome spec named {str(name_or_path)!r} (shipped: {list(BIOME_NAMES)}) and no such file")
+        raise DatapackError(
+            f"no biome spec named {str(name_or_path)!r} (shipped: {list(BIOME_NAMES)}) and no such file"
+        )
     return parse_biome_spec(path.read_text(encoding="utf-8"), source=str(path))
 
 
@@ -417,7 +427,14 @@ def shipped_biome_specs() -> dict[str, BiomeSpec]:
 
 
 def _band(name: str, block: str, attempts: int, size: int, lo: int, hi: int, **kw: object) -> dict:
-    return {"name": name, "block": f"minecraft:{block}", "attempts": attempts, "size": size, "min_y": lo, "max_y": hi} | kw
+    return {
+        "name": name,
+        "block": f"minecraft:{block}",
+        "attempts": attempts,
+        "size": size,
+        "min_y": lo,
+        "max_y": hi,
+    } | kw
 
 
 #: The 1.18+/1.19 overworld ore placed features, approximated (retained by the paper's biomes).
@@ -427,7 +444,9 @@ def _band(name: str, block: str, attempts: int, size: int, lo: int, hi: int, **k
 #: outside the world (-64..319) are failed attempts.
 VANILLA_ORE_PLACEMENTS: tuple[dict, ...] = (
     _band("vanilla_coal_upper", "coal_ore", 30, 17, 136, 319),
-    _band("vanilla_coal_lower", "coal_ore", 20, 17, 0, 192, distribution="triangle", discard_on_air_chance=0.5),
+    _band(
+        "vanilla_coal_lower", "coal_ore", 20, 17, 0, 192, distribution="triangle", discard_on_air_chance=0.5
+    ),
     _band("vanilla_iron_upper", "iron_ore", 90, 9, 80, 384, distribution="triangle"),
     _band("vanilla_iron_middle", "iron_ore", 10, 9, -24, 56, distribution="triangle"),
     _band("vanilla_iron_small", "iron_ore", 10, 4, -64, 72),
@@ -438,9 +457,20 @@ VANILLA_ORE_PLACEMENTS: tuple[dict, ...] = (
     _band("vanilla_redstone_lower", "redstone_ore", 8, 8, -96, -32, distribution="triangle"),
     _band("vanilla_lapis", "lapis_ore", 2, 7, -32, 32, distribution="triangle"),
     _band("vanilla_lapis_buried", "lapis_ore", 4, 7, -64, 64, discard_on_air_chance=1.0),
-    _band("vanilla_diamond", "diamond_ore", 7, 4, -144, 16, distribution="triangle", discard_on_air_chance=0.5),
+    _band(
+        "vanilla_diamond", "diamond_ore", 7, 4, -144, 16, distribution="triangle", discard_on_air_chance=0.5
+    ),
     _band("vanilla_diamond_large", "diamond_ore", 1, 12, -144, 16, distribution="triangle", rarity=9),
-    _band("vanilla_diamond_buried", "diamond_ore", 4, 8, -144, 16, distribution="triangle", discard_on_air_chance=1.0),
+    _band(
+        "vanilla_diamond_buried",
+        "diamond_ore",
+        4,
+        8,
+        -144,
+        16,
+        distribution="triangle",
+        discard_on_air_chance=1.0,
+    ),
 )
 
 #: The paper's 11 shared custom bands (spec/mirrorcraft.md "Worlds"; appendix J tables 10-14).

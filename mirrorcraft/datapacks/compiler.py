@@ -216,11 +216,15 @@ def _result(stack_item: str, count: int) -> dict[str, Any]:
 
 
 def _count_function(drop: Drop) -> dict[str, Any]:
-    count: Any = float(drop.min) if drop.min == drop.max else {
-        "type": "minecraft:uniform",
-        "min": float(drop.min),
-        "max": float(drop.max),
-    }
+    count: Any = (
+        float(drop.min)
+        if drop.min == drop.max
+        else {
+            "type": "minecraft:uniform",
+            "min": float(drop.min),
+            "max": float(drop.max),
+        }
+    )
     return {"function": "minecraft:set_count", "count": count, "add": False}
 
 
@@ -297,7 +301,9 @@ class _Pack:
                 if wanted & set(ingredient_items(ing, f"{where}: key.{key}")):
                     slots.append((recipe["key"], key))
         if not slots:
-            raise DatapackError(f"{where}: no ingredient of the vanilla recipe accepts any of {sorted(wanted)}")
+            raise DatapackError(
+                f"{where}: no ingredient of the vanilla recipe accepts any of {sorted(wanted)}"
+            )
         accepted = {json.dumps(c[k], sort_keys=True) for c, k in slots}
         if len(accepted) != 1:
             raise DatapackError(
@@ -349,8 +355,9 @@ class _Pack:
                 recipe["ingredient"] = _ingredient_of(i for i in items if i != change.input)
                 self.tag(path, rule_id)
             if template is not None:
-                experience, cookingtime = template.get("experience", experience), template.get(
-                    "cookingtime", cookingtime
+                experience, cookingtime = (
+                    template.get("experience", experience),
+                    template.get("cookingtime", cookingtime),
                 )
             target = f"data/{NAMESPACE}/recipes/{change.device}/{_bare(change.input)}.json"
             self.json[target] = {
@@ -427,22 +434,23 @@ class _Pack:
                     f"cooking rules give {item} in different counts {sorted(counts)}: the vanilla-server "
                     "statistic cannot tell the devices apart"
                 )
-            (count, rule_ids), = counts.items()
+            ((count, rule_ids),) = counts.items()
             objective = f"mcy{n}"
             stat = f"minecraft.crafted:minecraft.{_bare(item)}"
             give = f"data/{NAMESPACE}/functions/yields/give_{n}.mcfunction"
             load.append(f"scoreboard objectives add {objective} {stat}")
-            tick.append(
-                f"execute as @a[scores={{{objective}=1..}}] run function {NAMESPACE}:yields/give_{n}"
+            tick.append(f"execute as @a[scores={{{objective}=1..}}] run function {NAMESPACE}:yields/give_{n}")
+            self.text[give] = (
+                "\n".join(
+                    [
+                        f"# {item}: each unit taken out of a furnace counts once; add the missing {count - 1}.",
+                        f"give @s {item} {count - 1}",
+                        f"scoreboard players remove @s {objective} 1",
+                        f"execute if score @s {objective} matches 1.. run function {NAMESPACE}:yields/give_{n}",
+                    ]
+                )
+                + "\n"
             )
-            self.text[give] = "\n".join(
-                [
-                    f"# {item}: each unit taken out of a furnace counts once; add the missing {count - 1}.",
-                    f"give @s {item} {count - 1}",
-                    f"scoreboard players remove @s {objective} 1",
-                    f"execute if score @s {objective} matches 1.. run function {NAMESPACE}:yields/give_{n}",
-                ]
-            ) + "\n"
             for rid in rule_ids:
                 self.tag(give, rid)
         files = {
@@ -459,7 +467,11 @@ class _Pack:
             "values": [f"{NAMESPACE}:yields/tick"],
         }
         all_ids = sorted({rid for counts in by_item.values() for ids in counts.values() for rid in ids})
-        for path in [*files, "data/minecraft/tags/functions/load.json", "data/minecraft/tags/functions/tick.json"]:
+        for path in [
+            *files,
+            "data/minecraft/tags/functions/load.json",
+            "data/minecraft/tags/functions/tick.json",
+        ]:
             for rid in all_ids:
                 self.tag(path, rid)
 
@@ -534,7 +546,9 @@ def build_suite_files(manifest: SuiteManifest) -> dict[str, bytes]:
                 pack.block_drops(rule.id, ch.block, ch.drops, replace=isinstance(rule, BlockDropReplaceRule))
         elif isinstance(rule, EntityLootReplaceRule | EntityLootAddRule):
             for ch in rule.changes:
-                pack.entity_loot(rule.id, ch.entity, ch.drops, replace=isinstance(rule, EntityLootReplaceRule))
+                pack.entity_loot(
+                    rule.id, ch.entity, ch.drops, replace=isinstance(rule, EntityLootReplaceRule)
+                )
         else:  # pragma: no cover - the manifest union is closed
             raise DatapackError(f"rule {rule.id}: unsupported operator {rule.operator!r}")
     pack.yield_functions()
@@ -583,6 +597,7 @@ def compile_suite(manifest: SuiteManifest, out: Path) -> Path:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -99,8 +99,11 @@ def _fuels() -> frozenset[str]:
         "coal charcoal coal_block stick crafting_table bookshelf wooden_pickaxe wooden_axe wooden_shovel "
         "wooden_hoe wooden_sword lava_bucket".split()
     )
-    return base | gamedata.tag("item", "logs") | gamedata.tag("item", "planks") | gamedata.tag(
-        "item", "wooden_slabs"
+    return (
+        base
+        | gamedata.tag("item", "logs")
+        | gamedata.tag("item", "planks")
+        | gamedata.tag("item", "wooden_slabs")
     )
 
 
@@ -131,7 +134,9 @@ def _task_dependencies() -> dict[TaskId, TaskDependencies]:
     planks = [lg.removesuffix("_log") + "_planks" for lg in logs]
     armour = _mc(["iron_helmet", "iron_chestplate", "iron_leggings", "iron_boots"])
     iron = TaskDependencies(
-        recipes=_mc(["stick", "crafting_table", "wooden_pickaxe", "stone_pickaxe", "furnace", *armour, *planks]),
+        recipes=_mc(
+            ["stick", "crafting_table", "wooden_pickaxe", "stone_pickaxe", "furnace", *armour, *planks]
+        ),
         cooking=frozenset({"furnace:minecraft:raw_iron"}),
         blocks=frozenset([*logs, "minecraft:stone", "minecraft:deepslate", *_ores("coal", "iron")]),
         mobs=frozenset(),
@@ -225,6 +230,7 @@ class Process:
         station: One of these must be obtainable (crafting table, furnace...), or empty.
         tools: One of these must be obtainable (harvest tools), or empty for a bare hand.
         outputs: Items this process can give.
+        chance_only: Outputs that only a chance/condition-dependent loot branch gives.
         count: Yield count where known (cooking sidecars, recipe results), else 1.
         rules: Rule ids of the resources this process comes from (from the pack's rule index).
     """
@@ -236,6 +242,7 @@ class Process:
     tools: frozenset[str] = frozenset()
     needs_fuel: bool = False
     outputs: frozenset[str] = frozenset()
+    chance_only: frozenset[str] = frozenset()
     count: int = 1
     rules: tuple[str, ...] = ()
 
@@ -253,7 +260,10 @@ class Process:
         """One line: ``craft minecraft:stick (needs ...)``."""
         parts = [f"{self.kind} {self.name}"]
         if self.inputs:
-            parts.append("from " + " + ".join("|".join(sorted(a)[:3]) + ("|…" if len(a) > 3 else "") for a in self.inputs))
+            parts.append(
+                "from "
+                + " + ".join("|".join(sorted(a)[:3]) + ("|…" if len(a) > 3 else "") for a in self.inputs)
+            )
         if self.station:
             parts.append("at " + "|".join(sorted(self.station)))
         if self.tools:
@@ -280,8 +290,7 @@ class _Data:
     def json(self, path: str) -> Any | None:
         if path in self.overlay:
             return json.loads(self.overlay[path])
-        f = Path(gamedata.VANILLA_PACK_DIR) / path
-        return json.loads(f.read_text(encoding="utf-8")) if f.is_file() else None
+        return _vanilla_file(path)
 
     def recipe_paths(self) -> list[str]:
         vanilla = [f"data/minecraft/recipes/{p.name}" for p in _vanilla_recipe_files()]
@@ -295,6 +304,18 @@ class _Data:
                 y = json.loads(raw)
                 out[y["recipe"]] = int(y["result"]["count"])
         return out
+
+
+@cache
+def _vanilla_file_text(path: str) -> str | None:
+    f = Path(gamedata.VANILLA_PACK_DIR) / path
+    return f.read_text(encoding="utf-8") if f.is_file() else None
+
+
+def _vanilla_file(path: str) -> Any | None:
+    """A fresh parse of a vendored vanilla file (callers may not mutate a shared object)."""
+    text = _vanilla_file_text(path)
+    return None if text is None else json.loads(text)
 
 
 @cache
@@ -317,19 +338,30 @@ def _recipe_processes(data: _Data) -> list[Process]:
             big = len(pattern) > 2 or max(len(row) for row in pattern) > 2
             out.append(
                 Process(
-                    "craft", rid, inputs, _mc(["crafting_table"]) if big else frozenset(),
-                    outputs=frozenset([r["result"]["item"]]), count=int(r["result"].get("count", 1)), rules=rules,
+                    "craft",
+                    rid,
+                    inputs,
+                    _mc(["crafting_table"]) if big else frozenset(),
+                    outputs=frozenset([r["result"]["item"]]),
+                    count=int(r["result"].get("count", 1)),
+                    rules=rules,
                 )
             )
         elif rtype == "minecraft:crafting_shapeless":
             inputs = tuple(
-                frozenset(ingredient_items(ing, f"{path}: ingredients[{i}]")) for i, ing in enumerate(r["ingredients"])
+                frozenset(ingredient_items(ing, f"{path}: ingredients[{i}]"))
+                for i, ing in enumerate(r["ingredients"])
             )
             big = len(inputs) > 4
             out.append(
                 Process(
-                    "craft", rid, tuple(dict.fromkeys(inputs)), _mc(["crafting_table"]) if big else frozenset(),
-                    outputs=frozenset([r["result"]["item"]]), count=int(r["result"].get("count", 1)), rules=rules,
+                    "craft",
+                    rid,
+                    tuple(dict.fromkeys(inputs)),
+                    _mc(["crafting_table"]) if big else frozenset(),
+                    outputs=frozenset([r["result"]["item"]]),
+                    count=int(r["result"].get("count", 1)),
+                    rules=rules,
                 )
             )
         elif rtype in _TYPE_DEVICE:
@@ -338,8 +370,14 @@ def _recipe_processes(data: _Data) -> list[Process]:
             for item in items:
                 out.append(
                     Process(
-                        "cook", f"{device}:{item}", (frozenset([item]),), frozenset([_DEVICE_ITEM[device]]),
-                        needs_fuel=True, outputs=frozenset([r["result"]]), count=yields.get(rid, 1), rules=rules,
+                        "cook",
+                        f"{device}:{item}",
+                        (frozenset([item]),),
+                        frozenset([_DEVICE_ITEM[device]]),
+                        needs_fuel=True,
+                        outputs=frozenset([r["result"]]),
+                        count=yields.get(rid, 1),
+                        rules=rules,
                     )
                 )
     return out
@@ -380,31 +418,43 @@ def _max_count(value: Any) -> float:
     return 1.0
 
 
-def _entry_items(e: dict[str, Any], data: _Data, seen: tuple[str, ...]) -> tuple[set[str], int]:
-    """(items the entry can give, condition status of the entry)."""
+def _entry_items(
+    e: dict[str, Any], data: _Data, seen: tuple[str, ...], ctx: int
+) -> tuple[dict[str, int], int]:
+    """(item → certainty ``_TRUE``/``_MAYBE`` the entry can give, condition status of the entry).
+
+    ``ctx`` is the certainty of the enclosing pool/entries: an item is certain only when every condition
+    on its way is certainly true.
+    """
     status = _conds(e)
     if status == _FALSE:
-        return set(), _FALSE
+        return {}, _FALSE
+    here = min(ctx, status)
     kind = str(e.get("type", "")).removeprefix("minecraft:")
-    items: set[str] = set()
+    items: dict[str, int] = {}
+
+    def add(got: Mapping[str, int]) -> None:
+        for k, v in got.items():
+            items[k] = max(items.get(k, _FALSE), v)
+
     if kind == "item":
         n = 1.0
         for f in e.get("functions", []):
             if str(f.get("function", "")).removeprefix("minecraft:") == "set_count" and _conds(f) == _TRUE:
                 n = _max_count(f.get("count", 1)) + (n if f.get("add") else 0)
         if n > 0:
-            items.add(e["name"])
+            add({e["name"]: here})
     elif kind == "tag":
-        items |= set(gamedata.tag("item", e["name"]))
+        add(dict.fromkeys(gamedata.tag("item", e["name"]), here))
     elif kind == "loot_table":
         ref = e["name"] if ":" in e["name"] else f"minecraft:{e['name']}"
         if ref not in seen:
             ns, p = ref.split(":", 1)
-            items |= _table_items(data.json(f"data/{ns}/loot_tables/{p}.json") or {}, data, (*seen, ref))
+            add(_table_items(data.json(f"data/{ns}/loot_tables/{p}.json") or {}, data, (*seen, ref), here))
     elif kind in ("alternatives", "group", "sequence"):
         for child in e.get("children", []):
-            got, st = _entry_items(child, data, seen)
-            items |= got
+            got, st = _entry_items(child, data, seen, here)
+            add(got)
             if kind == "alternatives" and st == _TRUE:
                 break
             if kind == "sequence" and st == _FALSE:
@@ -412,13 +462,18 @@ def _entry_items(e: dict[str, Any], data: _Data, seen: tuple[str, ...]) -> tuple
     return items, status
 
 
-def _table_items(table: dict[str, Any], data: _Data, seen: tuple[str, ...] = ()) -> set[str]:
-    out: set[str] = set()
+def _table_items(
+    table: dict[str, Any], data: _Data, seen: tuple[str, ...] = (), ctx: int = _TRUE
+) -> dict[str, int]:
+    """Item → certainty for everything a table can drop with a non-silk tool."""
+    out: dict[str, int] = {}
     for pool in table.get("pools", []):
-        if _conds(pool) == _FALSE or _max_count(pool.get("rolls", 1)) <= 0:
+        status = min(ctx, _conds(pool))
+        if status == _FALSE or _max_count(pool.get("rolls", 1)) <= 0:
             continue
         for e in pool.get("entries", []):
-            out |= _entry_items(e, data, seen)[0]
+            for k, v in _entry_items(e, data, seen, status)[0].items():
+                out[k] = max(out.get(k, _FALSE), v)
     return out
 
 
@@ -431,9 +486,17 @@ def _world_processes(data: _Data, world: World) -> list[Process]:
         if table is None:
             raise DatapackError(f"no loot table for world block {b} (neither vanilla pack nor rule pack)")
         tools = gamedata.block(b).harvest_tools or frozenset()
+        drops = _table_items(table, data)
         out.append(
-            Process("mine", b, (), tools=frozenset(tools), outputs=frozenset(_table_items(table, data)),
-                    rules=data.rules_of(path))
+            Process(
+                "mine",
+                b,
+                (),
+                tools=frozenset(tools),
+                outputs=frozenset(drops),
+                chance_only=frozenset(k for k, v in drops.items() if v != _TRUE),
+                rules=data.rules_of(path),
+            )
         )
     for m in sorted(world.mobs):
         ns, name = m.split(":", 1)
@@ -441,11 +504,26 @@ def _world_processes(data: _Data, world: World) -> list[Process]:
         table = data.json(path)
         if table is None:
             raise DatapackError(f"no loot table for mob {m}")
-        out.append(Process("kill", m, (), outputs=frozenset(_table_items(table, data)), rules=data.rules_of(path)))
+        drops = _table_items(table, data)
+        out.append(
+            Process(
+                "kill",
+                m,
+                (),
+                outputs=frozenset(drops),
+                chance_only=frozenset(k for k, v in drops.items() if v != _TRUE),
+                rules=data.rules_of(path),
+            )
+        )
     enchantable = frozenset(i.name for i in gamedata.all_items() if i.enchant_categories) | _mc(["book"])
     out.append(
-        Process("enchant", "enchanting_table", (_mc(["lapis_lazuli"]), enchantable), _mc(["enchanting_table"]),
-                outputs=frozenset([ENCHANT]))
+        Process(
+            "enchant",
+            "enchanting_table",
+            (_mc(["lapis_lazuli"]), enchantable),
+            _mc(["enchanting_table"]),
+            outputs=frozenset([ENCHANT]),
+        )
     )
     return out
 
@@ -456,19 +534,24 @@ def _fixpoint(
     fuels = _fuels()
     have: set[str] = set()
     how: dict[str, Process] = {}
-    changed = True
-    while changed:
-        changed = False
-        new: dict[str, Process] = {}
-        for p in processes:
-            if p.ready(have, fuels):
-                for o in sorted(p.outputs):
-                    if o not in have and o not in banned and o not in new:
-                        new[o] = p
-        if new:
-            have |= set(new)
-            how.update(new)
-            changed = True
+    # Phase 1 uses only certain outputs, phase 2 adds chance-only drops (saplings, sticks from leaves), so
+    # derived routes prefer the dependable way while reachability still counts every possible drop.
+    for allow_chance in (False, True):
+        changed = True
+        while changed:
+            changed = False
+            new: dict[str, Process] = {}
+            for p in processes:
+                if p.ready(have, fuels):
+                    for o in sorted(p.outputs):
+                        if o in p.chance_only and not allow_chance:
+                            continue
+                        if o not in have and o not in banned and o not in new:
+                            new[o] = p
+            if new:
+                have |= set(new)
+                how.update(new)
+                changed = True
     return have, how
 
 
@@ -552,7 +635,9 @@ def _milestone_ok(adv: str, have: set[str]) -> tuple[bool, list[frozenset[str]]]
     missing = []
     ok = True
     ns, path = adv.split(":", 1)
-    data = json.loads((Path(gamedata.VANILLA_PACK_DIR) / "data" / ns / "advancements" / f"{path}.json").read_text())
+    data = json.loads(
+        (Path(gamedata.VANILLA_PACK_DIR) / "data" / ns / "advancements" / f"{path}.json").read_text()
+    )
     for group in data["requirements"]:
         group_ok = False
         for name in group:
@@ -568,7 +653,9 @@ def _milestone_ok(adv: str, have: set[str]) -> tuple[bool, list[frozenset[str]]]
 @cache
 def _criterion_needs(adv: str, name: str) -> tuple[frozenset[str], ...]:
     ns, path = adv.split(":", 1)
-    data = json.loads((Path(gamedata.VANILLA_PACK_DIR) / "data" / ns / "advancements" / f"{path}.json").read_text())
+    data = json.loads(
+        (Path(gamedata.VANILLA_PACK_DIR) / "data" / ns / "advancements" / f"{path}.json").read_text()
+    )
     c = data["criteria"][name]
     if c["trigger"] == "minecraft:enchanted_item":
         return (frozenset([ENCHANT]),)
@@ -600,7 +687,9 @@ def _route(goals: Iterable[str], how: dict[str, Process], have: set[str]) -> lis
                 visit(_pick(group & have, how))
         if p.needs_fuel:
             visit(_pick(fuels & have, how))
-        steps.append(RouteStep(kind=p.kind, process=p.name, gives=item, detail=p.describe(), rules=list(p.rules)))
+        steps.append(
+            RouteStep(kind=p.kind, process=p.name, gives=item, detail=p.describe(), rules=list(p.rules))
+        )
 
     for g in goals:
         visit(g)
@@ -619,8 +708,7 @@ def _item_label(alts: frozenset[str]) -> str:
     return names[0] if len(names) == 1 else "one of " + ", ".join(names[:4]) + ("…" if len(names) > 4 else "")
 
 
-def _reach(task: TaskId, world: World, processes: list[Process]) -> TaskReach:
-    have, how = _fixpoint(processes)
+def _reach(task: TaskId, world: World, have: set[str], how: dict[str, Process]) -> TaskReach:
     spec = TASKS[task]
     milestones: dict[str, bool] = {}
     broken: list[str] = []
@@ -630,7 +718,9 @@ def _reach(task: TaskId, world: World, processes: list[Process]) -> TaskReach:
         milestones[m.code] = ok
         if not ok:
             names = "; ".join(_item_label(a) for a in missing)
-            broken.append(f"{spec.title} in {world.biome}: milestone {m.code} needs {names}, which is unobtainable")
+            broken.append(
+                f"{spec.title} in {world.biome}: milestone {m.code} needs {names}, which is unobtainable"
+            )
         else:
             for group in _requirements(m.advancement):
                 for name in group:
@@ -651,7 +741,9 @@ def _reach(task: TaskId, world: World, processes: list[Process]) -> TaskReach:
 @cache
 def _requirements(adv: str) -> tuple[tuple[str, ...], ...]:
     ns, path = adv.split(":", 1)
-    data = json.loads((Path(gamedata.VANILLA_PACK_DIR) / "data" / ns / "advancements" / f"{path}.json").read_text())
+    data = json.loads(
+        (Path(gamedata.VANILLA_PACK_DIR) / "data" / ns / "advancements" / f"{path}.json").read_text()
+    )
     return tuple(tuple(g) for g in data["requirements"])
 
 
@@ -684,7 +776,9 @@ def _rule_triggers(rule: Any, data: _Data) -> list[_Trigger]:
     if isinstance(rule, RecipeResultRule):
         for ch in rule.changes:
             ns, name = ch.recipe.split(":", 1)
-            vanilla = json.loads((Path(gamedata.VANILLA_PACK_DIR) / f"data/{ns}/recipes/{name}.json").read_text())
+            vanilla = json.loads(
+                (Path(gamedata.VANILLA_PACK_DIR) / f"data/{ns}/recipes/{name}.json").read_text()
+            )
             mirror = data.json(f"data/{ns}/recipes/{name}.json")
             if vanilla["type"] == "minecraft:crafting_shaped":
                 used = sorted({c for row in mirror["pattern"] for c in row if c != " "})
@@ -697,30 +791,51 @@ def _rule_triggers(rule: Any, data: _Data) -> list[_Trigger]:
             same = vres["item"] == ch.result.item and int(vres.get("count", 1)) == ch.result.count
             out.append(
                 _Trigger(
-                    f"craft {ch.recipe}", inputs, _mc(["crafting_table"]) if big else frozenset(),
-                    touches={ch.recipe}, outputs={ch.result.item}, observable=not same,
+                    f"craft {ch.recipe}",
+                    inputs,
+                    _mc(["crafting_table"]) if big else frozenset(),
+                    touches={ch.recipe},
+                    outputs={ch.result.item},
+                    observable=not same,
                 )
             )
     elif isinstance(rule, CookingOutputRule):
         for ch in rule.changes:
             out.append(
                 _Trigger(
-                    f"{ch.device} {ch.input}", (frozenset([ch.input]),), frozenset([_DEVICE_ITEM[ch.device]]),
-                    needs_fuel=True, touches={f"{ch.device}:{ch.input}"}, outputs={ch.result.item},
-                    observable=not (_vanilla_cook(ch.device, ch.input) == ch.result.item and ch.result.count == 1),
+                    f"{ch.device} {ch.input}",
+                    (frozenset([ch.input]),),
+                    frozenset([_DEVICE_ITEM[ch.device]]),
+                    needs_fuel=True,
+                    touches={f"{ch.device}:{ch.input}"},
+                    outputs={ch.result.item},
+                    observable=not (
+                        _vanilla_cook(ch.device, ch.input) == ch.result.item and ch.result.count == 1
+                    ),
                 )
             )
     elif isinstance(rule, BlockDropReplaceRule | BlockDropAddRule):
         for ch in rule.changes:
             tools = frozenset(gamedata.block(ch.block).harvest_tools or ())
             out.append(
-                _Trigger(f"mine {ch.block}", tools=tools, block=ch.block, touches={ch.block},
-                         outputs={d.item for d in ch.drops})
+                _Trigger(
+                    f"mine {ch.block}",
+                    tools=tools,
+                    block=ch.block,
+                    touches={ch.block},
+                    outputs={d.item for d in ch.drops},
+                )
             )
     elif isinstance(rule, EntityLootReplaceRule | EntityLootAddRule):
         for ch in rule.changes:
-            out.append(_Trigger(f"kill {ch.entity}", mob=ch.entity, touches={ch.entity},
-                                outputs={d.item for d in ch.drops}))
+            out.append(
+                _Trigger(
+                    f"kill {ch.entity}",
+                    mob=ch.entity,
+                    touches={ch.entity},
+                    outputs={d.item for d in ch.drops},
+                )
+            )
     return out
 
 
@@ -778,8 +893,9 @@ def analyse_files(
         if b not in worlds:
             raise DatapackError(f"unknown biome {b!r}; shipped: {sorted(worlds)}")
         per_world[b] = recipes + _world_processes(data, worlds[b])
+        have, how = _fixpoint(per_world[b])
         for task in TaskId:
-            r = _reach(task, worlds[b], per_world[b])
+            r = _reach(task, worlds[b], have, how)
             reach.append(r)
             problems.extend(r.broken)
     rules: list[RuleAnalysis] = []
@@ -790,11 +906,11 @@ def analyse_files(
                 banned_have[(b, task)] = _fixpoint(per_world[b], _final_items(task))[0]
         for rule in manifest.rules:
             triggers = _rule_triggers(rule, data)
-            relevant = {t.value: any(_relevant(tr, task_dependencies()[t]) for tr in triggers) for t in TaskId}
+            relevant = {
+                t.value: any(_relevant(tr, task_dependencies()[t]) for tr in triggers) for t in TaskId
+            }
             enc = {
-                t.value: any(
-                    _feasible(tr, banned_have[(b, t)], worlds[b]) for tr in triggers for b in names
-                )
+                t.value: any(_feasible(tr, banned_have[(b, t)], worlds[b]) for tr in triggers for b in names)
                 for t in TaskId
             }
             observable = all(tr.observable for tr in triggers)
@@ -813,7 +929,12 @@ def analyse_files(
                 )
             )
     return SuiteAnalysis(
-        suite=suite, accepted=not problems, problems=problems, warnings=warnings, reachability=reach, rules=rules
+        suite=suite,
+        accepted=not problems,
+        problems=problems,
+        warnings=warnings,
+        reachability=reach,
+        rules=rules,
     )
 
 

@@ -1,7 +1,7 @@
 """Regenerate ``mirrorcraft/protocol/data/*.json`` from npm ``minecraft-data`` (development-time only).
 
 Run ``python -m mirrorcraft.protocol._generate_data node_modules``. The runtime never reads node_modules: it
-loads the small JSON files written here, and ``tests/protocol/test_data_tables.py`` checks that they still
+loads the small JSON files written here, and ``tests/protocol/test_protocol_data_tables.py`` checks that they still
 match minecraft-data and the vanilla captures (every captured packet's leading VarInt).
 
 Written files:

@@ -294,7 +294,9 @@ class Reader:
         start = self.pos
         n = self.varint(field)
         if n < 0 or n > self.end - self.pos:  # every element takes >= 1 byte
-            raise self.error(f"array length {n} impossible with {self.end - self.pos} byte(s) left", field, start)
+            raise self.error(
+                f"array length {n} impossible with {self.end - self.pos} byte(s) left", field, start
+            )
         return [read() for _ in range(n)]
 
 

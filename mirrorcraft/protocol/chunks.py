@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Literal
 
-import numpy as np
 import nbtlib
+import numpy as np
 
 from mirrorcraft import PROTOCOL_1_19_2
 from mirrorcraft.errors import ProtocolError
@@ -113,8 +113,15 @@ _Scanned = tuple[int, "int | list[int] | None", int, int, int]
 
 
 def _scan_container(
-    data: bytes, pos: int, end: int, entries: int, max_indirect: int, min_bits: int, direct_bits: int,
-    limit: int, what: str,
+    data: bytes,
+    pos: int,
+    end: int,
+    entries: int,
+    max_indirect: int,
+    min_bits: int,
+    direct_bits: int,
+    limit: int,
+    what: str,
 ) -> _Scanned:
     """Parse one container's header → (bits, single value | palette | None, data offset, longs, next pos).
 
@@ -173,8 +180,14 @@ def _scan_container(
 
 
 def _unpack_group(
-    data: bytes, items: list[tuple[int, _Scanned]], bits: int, entries: int, limit: int, out: np.ndarray,
-    palettes: list[np.ndarray | None], what: str,
+    data: bytes,
+    items: list[tuple[int, _Scanned]],
+    bits: int,
+    entries: int,
+    limit: int,
+    out: np.ndarray,
+    palettes: list[np.ndarray | None],
+    what: str,
 ) -> None:
     """Unpack every container of one bit width at once into ``out[section]``."""
     k, n = len(items), items[0][1][3]
@@ -257,14 +270,32 @@ def decode_column(
         if pos + 2 > end:
             raise _err(f"truncated: need 2 byte(s), {end - pos} left", f"section[{s}].non_air", pos)
         non_air[s] = int.from_bytes(data[pos : pos + 2], "big", signed=True)
-        scanned = _scan_container(data, pos + 2, end, 4096, 8, 4, BLOCK_DIRECT_BITS, BLOCK_STATES,
-                                  _BLOCK_NAMES[s] if s < 64 else f"section[{s}].blocks")
+        scanned = _scan_container(
+            data,
+            pos + 2,
+            end,
+            4096,
+            8,
+            4,
+            BLOCK_DIRECT_BITS,
+            BLOCK_STATES,
+            _BLOCK_NAMES[s] if s < 64 else f"section[{s}].blocks",
+        )
         if scanned[0] == 0:
             block_single.append((s, scanned[1]))  # type: ignore[arg-type]
         else:
             block_groups.setdefault(scanned[0], []).append((s, scanned))
-        scanned = _scan_container(data, scanned[4], end, 64, 3, 1, BIOME_DIRECT_BITS, BIOMES,
-                                  _BIOME_NAMES[s] if s < 64 else f"section[{s}].biomes")
+        scanned = _scan_container(
+            data,
+            scanned[4],
+            end,
+            64,
+            3,
+            1,
+            BIOME_DIRECT_BITS,
+            BIOMES,
+            _BIOME_NAMES[s] if s < 64 else f"section[{s}].biomes",
+        )
         if scanned[0] == 0:
             biome_single.append((s, scanned[1]))  # type: ignore[arg-type]
         else:
@@ -467,11 +498,18 @@ class MapChunk(Packet):
 
         def block_entity() -> BlockEntity:
             xz = r.u8("block_entities.xz")
-            return BlockEntity(xz >> 4, xz & 15, r.i16("block_entities.y"), r.varint("block_entities.type"),
-                               r.nbt("block_entities.nbt", optional=True))
+            return BlockEntity(
+                xz >> 4,
+                xz & 15,
+                r.i16("block_entities.y"),
+                r.varint("block_entities.type"),
+                r.nbt("block_entities.nbt", optional=True),
+            )
 
         bes = r.array(block_entity, "block_entities")
-        return cls(x=x, z=z, heightmaps=heightmaps, chunk_data=data, block_entities=bes, light=LightData.read(r))
+        return cls(
+            x=x, z=z, heightmaps=heightmaps, chunk_data=data, block_entities=bes, light=LightData.read(r)
+        )
 
     def write(self, w: Writer, proto: int) -> None:
         w.i32(self.x, "x")

@@ -1,7 +1,7 @@
 """Clientbound play packets for 1.19 (759) and 1.19.2 (760): what the client body consumes.
 
 Layouts follow wiki.vg "Protocol" for 1.19 / 1.19.2 and were verified byte-for-byte on the vanilla
-captures of ``minecraft-packets`` 1.9.0 (``tests/protocol/test_captures.py``). Angles (yaw, pitch, head yaw)
+captures of ``minecraft-packets`` 1.9.0 (``tests/protocol/test_protocol_captures.py``). Angles (yaw, pitch, head yaw)
 are kept as the raw signed angle byte (1/256 turn) so that objects round-trip exactly. chunk packets
 (map_chunk, update_light, unload_chunk) live in :mod:`mirrorcraft.protocol.chunks`.
 
@@ -31,6 +31,7 @@ from mirrorcraft.protocol.codec import (
     I32,
     I64,
     NBT,
+    OPT_NBT,
     POSITION,
     REST,
     SLOT,
@@ -133,7 +134,8 @@ class MultiBlockChange(Packet):
         """``((x, y, z) absolute, state)`` for each record."""
         sx, sy, sz = self.section
         return [
-            ((sx * 16 + (r >> 8 & 15), sy * 16 + (r & 15), sz * 16 + (r >> 4 & 15)), r >> 12) for r in self.records
+            ((sx * 16 + (r >> 8 & 15), sy * 16 + (r & 15), sz * 16 + (r >> 4 & 15)), r >> 12)
+            for r in self.records
         ]
 
     @classmethod
@@ -145,7 +147,9 @@ class MultiBlockChange(Packet):
 
         section = (sign(v >> 42, 22), sign(v & 0xFFFFF, 20), sign(v >> 20 & 0x3FFFFF, 22))
         suppress = r.bool("suppress_light_updates")
-        return cls(section=section, suppress_light_updates=suppress, records=r.array(lambda: r.varlong("records")))
+        return cls(
+            section=section, suppress_light_updates=suppress, records=r.array(lambda: r.varlong("records"))
+        )
 
     def write(self, w: Writer, proto: int) -> None:
         x, y, z = self.section
@@ -1044,7 +1048,12 @@ class Recipe:
     cook_time: int = 0
 
 
-COOKING_TYPES = ("minecraft:smelting", "minecraft:blasting", "minecraft:smoking", "minecraft:campfire_cooking")
+COOKING_TYPES = (
+    "minecraft:smelting",
+    "minecraft:blasting",
+    "minecraft:smoking",
+    "minecraft:campfire_cooking",
+)
 SPECIAL_PREFIX = "minecraft:crafting_special_"
 
 
@@ -1105,8 +1114,9 @@ class DeclareRecipes(Packet):
                 w.slot(rec.result)
             elif t == "minecraft:crafting_shaped":
                 if len(rec.ingredients) != rec.width * rec.height:
-                    raise ValueError(f"recipe {rec.id}: {len(rec.ingredients)} ingredients for "
-                                     f"{rec.width}x{rec.height}")
+                    raise ValueError(
+                        f"recipe {rec.id}: {len(rec.ingredients)} ingredients for {rec.width}x{rec.height}"
+                    )
                 w.varint(rec.width)
                 w.varint(rec.height)
                 w.string(rec.group)
@@ -1379,6 +1389,245 @@ class DeclareCommands(Packet):
 
         w.array(self.nodes, node)
         w.varint(self.root_index)
+
+
+# ------------------------------------------------------------------ more packets the embedded server sends
+# No vanilla capture exists for these; they are checked byte-for-byte against node-minecraft-protocol's
+# serializer (tests/protocol/test_protocol_nmp_golden.py, clientbound section).
+
+
+@packet("kick_disconnect")
+class KickDisconnect(Packet):
+    """Disconnect (play): JSON reason."""
+
+    reason: str = wire(STRING)
+
+
+@packet("animation")
+class Animation(Packet):
+    """Entity animation (0 swing main arm, 3 swing offhand, ...)."""
+
+    entity_id: int = wire(VARINT)
+    animation: int = wire(U8)
+
+
+@packet("block_break_animation")
+class BlockBreakAnimation(Packet):
+    """Set block destroy stage (0..9, other values remove it)."""
+
+    entity_id: int = wire(VARINT)
+    location: tuple[int, int, int] = wire(POSITION)
+    destroy_stage: int = wire(I8)
+
+
+@packet("tile_entity_data")
+class TileEntityData(Packet):
+    """Block entity data: position, block entity type, NBT (TAG_End = remove)."""
+
+    location: tuple[int, int, int] = wire(POSITION)
+    type: int = wire(VARINT)
+    nbt: nbtlib.Compound | None = wire(OPT_NBT)
+
+
+@packet("block_action")
+class BlockAction(Packet):
+    """Block action (chest lid, note block...)."""
+
+    location: tuple[int, int, int] = wire(POSITION)
+    action_id: int = wire(U8)
+    action_param: int = wire(U8)
+    block_id: int = wire(VARINT)
+
+
+@packet("update_view_distance")
+class UpdateViewDistance(Packet):
+    """Set render distance."""
+
+    view_distance: int = wire(VARINT)
+
+
+@packet("simulation_distance")
+class SimulationDistance(Packet):
+    """Set simulation distance."""
+
+    distance: int = wire(VARINT)
+
+
+@packet("ping")
+class Ping(Packet):
+    """Ping (play); the client answers with pong."""
+
+    id: int = wire(I32)
+
+
+@packet("spawn_entity_experience_orb")
+class SpawnExperienceOrb(Packet):
+    """Spawn experience orb."""
+
+    entity_id: int = wire(VARINT)
+    x: float = wire(F64)
+    y: float = wire(F64)
+    z: float = wire(F64)
+    count: int = wire(I16)
+
+
+@packet("playerlist_header")
+class PlayerListHeader(Packet):
+    """Tab-list header and footer (JSON)."""
+
+    header: str = wire(STRING)
+    footer: str = wire(STRING)
+
+
+@packet("set_passengers")
+class SetPassengers(Packet):
+    """Set passengers."""
+
+    entity_id: int = wire(VARINT)
+    passengers: list[int] = wire(Array(VARINT))
+
+
+@packet("attach_entity")
+class AttachEntity(Packet):
+    """Link entities (leash)."""
+
+    entity_id: int = wire(I32)
+    vehicle_id: int = wire(I32)
+
+
+@packet("clear_titles")
+class ClearTitles(Packet):
+    """Clear titles."""
+
+    reset: bool = wire(BOOL)
+
+
+@packet("set_title_subtitle")
+class SetTitleSubtitle(Packet):
+    """Set subtitle text (JSON)."""
+
+    text: str = wire(STRING)
+
+
+@packet("set_title_time")
+class SetTitleTime(Packet):
+    """Set title animation times (ticks)."""
+
+    fade_in: int = wire(I32)
+    stay: int = wire(I32)
+    fade_out: int = wire(I32)
+
+
+@packet("action_bar")
+class ActionBar(Packet):
+    """Set action bar text (JSON)."""
+
+    text: str = wire(STRING)
+
+
+@packet("camera")
+class Camera(Packet):
+    """Set camera entity."""
+
+    camera_id: int = wire(VARINT)
+
+
+@packet("open_horse_window")
+class OpenHorseWindow(Packet):
+    """Open horse screen."""
+
+    window_id: int = wire(U8)
+    slot_count: int = wire(VARINT)
+    entity_id: int = wire(I32)
+
+
+@packet("open_sign_entity")
+class OpenSignEditor(Packet):
+    """Open sign editor."""
+
+    location: tuple[int, int, int] = wire(POSITION)
+
+
+@packet("craft_recipe_response")
+class CraftRecipeResponse(Packet):
+    """Place ghost recipe."""
+
+    window_id: int = wire(I8)
+    recipe: str = wire(STRING)
+
+
+@packet("world_border_center")
+class WorldBorderCenter(Packet):
+    """Set border center."""
+
+    x: float = wire(F64)
+    z: float = wire(F64)
+
+
+@packet("world_border_size")
+class WorldBorderSize(Packet):
+    """Set border size."""
+
+    diameter: float = wire(F64)
+
+
+@packet("world_border_warning_delay")
+class WorldBorderWarningDelay(Packet):
+    """Set border warning delay."""
+
+    warning_time: int = wire(VARINT)
+
+
+@packet("world_border_warning_reach")
+class WorldBorderWarningReach(Packet):
+    """Set border warning distance."""
+
+    warning_blocks: int = wire(VARINT)
+
+
+@packet("select_advancement_tab")
+class SelectAdvancementTab(Packet):
+    """Select advancements tab (None = none)."""
+
+    tab_id: str | None = wire(Option(STRING))
+
+
+@packet("resource_pack_send")
+class ResourcePackSend(Packet):
+    """Resource pack offer."""
+
+    url: str = wire(STRING)
+    hash: str = wire(STRING)
+    forced: bool = wire(BOOL)
+    prompt_message: str | None = wire(Option(STRING))
+
+
+@packet("end_combat_event")
+class EndCombatEvent(Packet):
+    """End combat."""
+
+    duration: int = wire(VARINT)
+    entity_id: int = wire(I32)
+
+
+@packet("enter_combat_event")
+class EnterCombatEvent(Packet):
+    """Enter combat (no fields)."""
+
+
+@packet("open_book")
+class OpenBook(Packet):
+    """Open book."""
+
+    hand: int = wire(VARINT)
+
+
+@packet("nbt_query_response")
+class NbtQueryResponse(Packet):
+    """Tag query response."""
+
+    transaction_id: int = wire(VARINT)
+    nbt: nbtlib.Compound | None = wire(OPT_NBT)
 
 
 __all__ = [name for name, obj in globals().items() if isinstance(obj, type) and not name.startswith("_")]

@@ -210,7 +210,8 @@ def _load_ids() -> dict[int, dict[str, dict[str, int]]]:
 
 PACKET_IDS: dict[int, dict[str, dict[str, int]]] = _load_ids()
 PACKET_NAMES: dict[int, dict[str, dict[int, str]]] = {
-    proto: {d: {i: n for n, i in t.items()} for d, t in tables.items()} for proto, tables in PACKET_IDS.items()
+    proto: {d: {i: n for n, i in t.items()} for d, t in tables.items()}
+    for proto, tables in PACKET_IDS.items()
 }
 
 
@@ -250,7 +251,9 @@ def implemented(direction: Direction) -> list[str]:
     return sorted(n for d, n in _REGISTRY if d == direction)
 
 
-def decode(name: str, body: bytes, proto: int = PROTOCOL_1_19_2, direction: Direction = CLIENTBOUND) -> Packet:
+def decode(
+    name: str, body: bytes, proto: int = PROTOCOL_1_19_2, direction: Direction = CLIENTBOUND
+) -> Packet:
     """Decode one packet body (without the id) into its object; every byte must be consumed.
 
     Raises:
@@ -283,9 +286,7 @@ def encode(pkt: Packet, proto: int = PROTOCOL_1_19_2) -> bytes:
     return w.getvalue()
 
 
-def decode_frame(
-    data: bytes, proto: int = PROTOCOL_1_19_2, direction: Direction = CLIENTBOUND
-) -> Packet:
+def decode_frame(data: bytes, proto: int = PROTOCOL_1_19_2, direction: Direction = CLIENTBOUND) -> Packet:
     """Decode ``VarInt id + body`` (an uncompressed, unframed play packet)."""
     r = Reader(data, context="packet id")
     pid = r.varint()

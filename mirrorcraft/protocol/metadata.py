@@ -42,7 +42,11 @@ def read_particle_data(r: Reader, pid: int) -> dict[str, Any]:
     if pid == PARTICLE_DUST:
         return {"rgb": (r.f32(), r.f32(), r.f32()), "scale": r.f32("particle.scale")}
     if pid == PARTICLE_DUST_TRANSITION:
-        return {"from_rgb": (r.f32(), r.f32(), r.f32()), "scale": r.f32(), "to_rgb": (r.f32(), r.f32(), r.f32())}
+        return {
+            "from_rgb": (r.f32(), r.f32(), r.f32()),
+            "scale": r.f32(),
+            "to_rgb": (r.f32(), r.f32(), r.f32()),
+        }
     if pid == PARTICLE_SCULK_CHARGE:
         return {"roll": r.f32("particle.roll")}
     if pid == PARTICLE_ITEM:

@@ -1,7 +1,7 @@
 """Serverbound play packets for 1.19 (759) and 1.19.2 (760): what the embedded server consumes.
 
 Checked byte-for-byte against node-minecraft-protocol's own serializer (``tests/protocol/
-test_serverbound_golden.py``). 759 vs 760: ``chat_command`` and ``chat_message`` gain the last-seen message
+test_protocol_nmp_golden.py``). 759 vs 760: ``chat_command`` and ``chat_message`` gain the last-seen message
 list and an optional last rejected message in 760 (fields marked ``only=760``).
 """
 
@@ -306,3 +306,140 @@ class CustomPayloadServerbound(Packet):
 
     channel: str = wire(STRING)
     data: bytes = wire(REST)
+
+
+# ------------------------------------------------------------------ more packets a vanilla client may send
+
+
+@packet("message_acknowledgement", SERVERBOUND)
+class MessageAcknowledgement(Packet):
+    """Message acknowledgment (760 only; 759 has no such packet, so encoding it for 759 raises)."""
+
+    previous_messages: list[PreviousMessage] = wire(Array(Struct(PreviousMessage)))
+    last_rejected: RejectedMessage | None = wire(Option(Struct(RejectedMessage)))
+
+
+@packet("tab_complete", SERVERBOUND)
+class TabCompleteRequest(Packet):
+    """Command suggestions request."""
+
+    transaction_id: int = wire(VARINT)
+    text: str = wire(STRING)
+
+
+@packet("query_block_nbt", SERVERBOUND)
+class QueryBlockNbt(Packet):
+    """Query block entity tag."""
+
+    transaction_id: int = wire(VARINT)
+    location: tuple[int, int, int] = wire(POSITION)
+
+
+@packet("query_entity_nbt", SERVERBOUND)
+class QueryEntityNbt(Packet):
+    """Query entity tag."""
+
+    transaction_id: int = wire(VARINT)
+    entity_id: int = wire(VARINT)
+
+
+@packet("set_difficulty", SERVERBOUND)
+class SetDifficulty(Packet):
+    """Change difficulty."""
+
+    new_difficulty: int = wire(U8)
+
+
+@packet("lock_difficulty", SERVERBOUND)
+class LockDifficulty(Packet):
+    """Lock difficulty."""
+
+    locked: bool = wire(BOOL)
+
+
+@packet("steer_boat", SERVERBOUND)
+class SteerBoat(Packet):
+    """Paddle boat."""
+
+    left_paddle: bool = wire(BOOL)
+    right_paddle: bool = wire(BOOL)
+
+
+@packet("steer_vehicle", SERVERBOUND)
+class SteerVehicle(Packet):
+    """Player input while riding."""
+
+    sideways: float = wire(F32)
+    forward: float = wire(F32)
+    flags: int = wire(U8)
+
+
+@packet("pick_item", SERVERBOUND)
+class PickItem(Packet):
+    """Pick item (middle click)."""
+
+    slot: int = wire(VARINT)
+
+
+@packet("craft_recipe_request", SERVERBOUND)
+class CraftRecipeRequest(Packet):
+    """Place recipe (recipe book click)."""
+
+    window_id: int = wire(I8)
+    recipe: str = wire(STRING)
+    make_all: bool = wire(BOOL)
+
+
+@packet("recipe_book", SERVERBOUND)
+class RecipeBookSettings(Packet):
+    """Change recipe book settings."""
+
+    book_id: int = wire(VARINT)
+    book_open: bool = wire(BOOL)
+    filter_active: bool = wire(BOOL)
+
+
+@packet("displayed_recipe", SERVERBOUND)
+class DisplayedRecipe(Packet):
+    """Set seen recipe."""
+
+    recipe_id: str = wire(STRING)
+
+
+@packet("name_item", SERVERBOUND)
+class NameItem(Packet):
+    """Rename item (anvil)."""
+
+    name: str = wire(STRING)
+
+
+@packet("resource_pack_receive", SERVERBOUND)
+class ResourcePackReceive(Packet):
+    """Resource pack status."""
+
+    result: int = wire(VARINT)
+
+
+@packet("select_trade", SERVERBOUND)
+class SelectTrade(Packet):
+    """Select trade."""
+
+    slot: int = wire(VARINT)
+
+
+@packet("update_sign", SERVERBOUND)
+class UpdateSign(Packet):
+    """Update sign: four lines."""
+
+    location: tuple[int, int, int] = wire(POSITION)
+    text1: str = wire(STRING)
+    text2: str = wire(STRING)
+    text3: str = wire(STRING)
+    text4: str = wire(STRING)
+
+
+@packet("spectate", SERVERBOUND)
+class Spectate(Packet):
+    """Teleport to entity (spectator)."""
+
+    target: object = wire(UUID)

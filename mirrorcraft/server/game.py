@@ -623,7 +623,8 @@ class Game:
         predicted = dict(c.changed)
         mismatch = c.state_id != inv.state_id or c.carried != inv.cursor
         for idx in res.changed | set(predicted):
-            if not 0 <= idx < SIZE or predicted.get(idx, inv.slots[idx]) != inv.slots[idx]:
+            # a slot the server changed but the client did not list is a misprediction too
+            if not 0 <= idx < SIZE or idx not in predicted or predicted[idx] != inv.slots[idx]:
                 mismatch = True
         if mismatch:
             self.send_inventory(p)

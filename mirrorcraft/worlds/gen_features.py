@@ -37,7 +37,13 @@ TREE_BLOCKS: dict[str, tuple[str, str]] = {
 
 #: Ground blocks a tree or sugar cane may stand on (vanilla ``#minecraft:dirt`` members we generate; plus sand
 #: for sugar cane).
-_TREE_SOIL = ("minecraft:grass_block", "minecraft:dirt", "minecraft:podzol", "minecraft:coarse_dirt", "minecraft:moss_block")
+_TREE_SOIL = (
+    "minecraft:grass_block",
+    "minecraft:dirt",
+    "minecraft:podzol",
+    "minecraft:coarse_dirt",
+    "minecraft:moss_block",
+)
 _CANE_SOIL = (*_TREE_SOIL, "minecraft:sand")
 
 
@@ -53,7 +59,9 @@ def tree_templates(species: str) -> list[tuple[np.ndarray, np.ndarray]]:
     """
     out: list[tuple[np.ndarray, np.ndarray]] = []
 
-    def pack(logs: list[tuple[int, int, int]], leaves: list[tuple[int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    def pack(
+        logs: list[tuple[int, int, int]], leaves: list[tuple[int, int, int]]
+    ) -> tuple[np.ndarray, np.ndarray]:
         log_set = set(logs)
         leaves = sorted(set(leaves) - log_set)
         return np.array(sorted(log_set), dtype=np.int64), np.array(leaves, dtype=np.int64)
@@ -117,7 +125,10 @@ def add_lakes(world: DenseWorld, spec: BiomeSpec, seed: int) -> int:
     chosen = np.argwhere(rng.random((n_cz, n_cx)) < 1.0 / rarity)
     pal = world.palette
     water = pal.index("minecraft:water", level="0")
-    floor = pal.index(spec.surface.underwater_block, **({"snowy": "false"} if "grass" in spec.surface.underwater_block else {}))
+    floor = pal.index(
+        spec.surface.underwater_block,
+        **({"snowy": "false"} if "grass" in spec.surface.underwater_block else {}),
+    )
     made = 0
     for cz, cx in chosen:
         ccx = cx * 16 + rng.integers(0, 16)
@@ -332,7 +343,16 @@ def freeze_and_snow(world: DenseWorld, spec: BiomeSpec) -> dict[str, int]:
         top_block = world.blocks[top_iy, zz, xx]
     if s.snow_layers:
         snowable = pal.where(
-            lambda st: st[0] not in ("minecraft:air", "minecraft:water", "minecraft:ice", "minecraft:sugar_cane", "minecraft:lava")
+            lambda st: (
+                st[0]
+                not in (
+                    "minecraft:air",
+                    "minecraft:water",
+                    "minecraft:ice",
+                    "minecraft:sugar_cane",
+                    "minecraft:lava",
+                )
+            )
         )
         ok = snowable[top_block] & (top_iy + 1 < h)
         world.blocks[top_iy[ok] + 1, zz[ok], xx[ok]] = pal.index("minecraft:snow", layers="1")
@@ -381,7 +401,12 @@ def place_cows(world: DenseWorld, spec: BiomeSpec, seed: int) -> int:
                 uuid = [int(v) for v in rng.integers(-(2**31), 2**31, 4)]
                 yaw = float(rng.uniform(0, 360))
                 world.entities.append(
-                    (entry.type, (world.x0 + x + 0.5, float(gy + 1 + world.min_y), world.z0 + z + 0.5), yaw, uuid)
+                    (
+                        entry.type,
+                        (world.x0 + x + 0.5, float(gy + 1 + world.min_y), world.z0 + z + 0.5),
+                        yaw,
+                        uuid,
+                    )
                 )
                 added += 1
                 break
@@ -407,7 +432,10 @@ def choose_spawn(world: DenseWorld, max_radius: int = 64) -> tuple[int, int, int
     h = world.blocks.shape[0]
     grass = pal.where(lambda s: s[0] == "minecraft:grass_block")[world.blocks[iy, zz, xx]]
     passable = pal.where(lambda s: s[0] in ("minecraft:air", "minecraft:snow"))
-    head = passable[world.blocks[np.minimum(iy + 1, h - 1), zz, xx]] & passable[world.blocks[np.minimum(iy + 2, h - 1), zz, xx]]
+    head = (
+        passable[world.blocks[np.minimum(iy + 1, h - 1), zz, xx]]
+        & passable[world.blocks[np.minimum(iy + 2, h - 1), zz, xx]]
+    )
     fluid = pal.where(lambda s: s[0] in ("minecraft:water", "minecraft:ice", "minecraft:lava"))
     tree = pal.where(lambda s: s[0].endswith(("_log", "_leaves")))
     ok = grass & head

@@ -17,6 +17,7 @@ which we cannot reproduce without the game's code.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -66,7 +67,7 @@ class Palette:
         """Block names by index."""
         return [s[0] for s in self.states]
 
-    def where(self, predicate) -> np.ndarray:  # noqa: ANN001 - callable on BlockState
+    def where(self, predicate: Callable[[BlockState], bool]) -> np.ndarray:
         """A boolean lookup table over the palette (length 256) for ``predicate(state)``."""
         table = np.zeros(256, dtype=bool)
         for i, s in enumerate(self.states):
@@ -298,7 +299,9 @@ def carve_caves(world: DenseWorld, seed: int, chunk_probability: float = 0.15, r
     starts = []
     for cz, cx in chosen:
         for _ in range(int(rng.integers(1, 4))):
-            starts.append((cx * 16 + rng.random() * 16, rng.uniform(-56, 40) - world.min_y, cz * 16 + rng.random() * 16))
+            starts.append(
+                (cx * 16 + rng.random() * 16, rng.uniform(-56, 40) - world.min_y, cz * 16 + rng.random() * 16)
+            )
     if not starts:
         return 0
     n = len(starts)

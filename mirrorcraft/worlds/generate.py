@@ -267,9 +267,15 @@ def generate_world(
     t2 = time.perf_counter()
     save.write_entities(_entity_nbt(world))
     t3 = time.perf_counter()
-    seconds = {k.removeprefix("seconds_"): float(v) for k, v in world.stats.items() if k.startswith("seconds_")}
+    seconds = {
+        k.removeprefix("seconds_"): float(v) for k, v in world.stats.items() if k.startswith("seconds_")
+    }
     seconds.update(
-        {"generate": round(t1 - t0, 3), "write_chunks": round(t2 - t1, 3), "write_entities": round(t3 - t2, 3)}
+        {
+            "generate": round(t1 - t0, 3),
+            "write_chunks": round(t2 - t1, 3),
+            "write_entities": round(t3 - t2, 3),
+        }
     )
     seconds["total"] = round(t3 - t0, 3)
     counts = {k: int(v) for k, v in world.stats.items() if not k.startswith(("seconds_", "ore_"))}

@@ -12,13 +12,14 @@ terracotta), relief (spread of the ground height), cows, and spawn safety.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from mirrorcraft.errors import WorldError
-from mirrorcraft.worlds.gen_terrain import DenseWorld, Palette
+from mirrorcraft.worlds.gen_terrain import BlockState, DenseWorld, Palette
 
 __all__ = [
     "ORES",
@@ -113,13 +114,15 @@ def ore_histogram(world: DenseWorld, counts: np.ndarray | None = None) -> dict[s
     return out
 
 
-def _table(palette: Palette, pred) -> np.ndarray:  # noqa: ANN001
+def _table(palette: Palette, pred: Callable[[BlockState], bool]) -> np.ndarray:
     return palette.where(pred)
 
 
 def ground_heights(world: DenseWorld) -> np.ndarray:
     """[z, x] world y of the top ground block (not air, fluid, ice, snow layer, plant, log or leaves)."""
-    ground = _table(world.palette, lambda s: s[0] not in _NOT_GROUND and not s[0].endswith(_NOT_GROUND_SUFFIXES))
+    ground = _table(
+        world.palette, lambda s: s[0] not in _NOT_GROUND and not s[0].endswith(_NOT_GROUND_SUFFIXES)
+    )
     hit = ground[world.blocks]
     h = world.blocks.shape[0]
     top = h - 1 - np.argmax(hit[::-1], axis=0)
@@ -132,7 +135,9 @@ def count_trunks(world: DenseWorld) -> int:
     A leaning acacia segment rests on air, and a log on a log is the same trunk, so neither counts.
     """
     is_log = _table(world.palette, lambda s: s[0].endswith("_log"))
-    ground = _table(world.palette, lambda s: s[0] not in _NOT_GROUND and not s[0].endswith(_NOT_GROUND_SUFFIXES))
+    ground = _table(
+        world.palette, lambda s: s[0] not in _NOT_GROUND and not s[0].endswith(_NOT_GROUND_SUFFIXES)
+    )
     ys = np.nonzero(is_log[world.blocks].any(axis=(1, 2)))[0]
     if len(ys) == 0:
         return 0
@@ -277,7 +282,9 @@ def dense_from_save(path: str | Path) -> tuple[DenseWorld, int]:
         if blocks is None:
             blocks = np.zeros((dense.shape[0], ncz * 16, ncx * 16), dtype=np.uint8)
         remap = np.array([pal.index(s) for s in cpal], dtype=np.uint8)
-        blocks[:, (cz - cz0) * 16 : (cz - cz0) * 16 + 16, (cx - cx0) * 16 : (cx - cx0) * 16 + 16] = remap[dense]
+        blocks[:, (cz - cz0) * 16 : (cz - cz0) * 16 + 16, (cx - cx0) * 16 : (cx - cx0) * 16 + 16] = remap[
+            dense
+        ]
         biome = biome or bpal[int(cbiomes[0, 0, 0])]
     assert blocks is not None and biome is not None
     world = DenseWorld(

@@ -10,7 +10,8 @@ route) can exercise wood -> stone -> iron -> diamond without exploring:
   north side, stone walls, coal and iron ore in the east wall, lapis in the south wall, obsidian in the
   floor, and two diamond ores two blocks under the floor;
 * a 5x4 water pool (2 deep, sand bottom and rim) south-west of spawn with sugar cane on the rim;
-* five oak trees (seeded positions, 4..6 logs, leaves with vanilla ``distance`` values) and four cows.
+* five oak trees 6..18 blocks from spawn (seeded positions, 4..6 logs, leaves with vanilla ``distance``
+  values) and four cows.
 
 Sky light is computed per column only (15 minus the opacity of everything above: leaves and water take
 1, solid blocks 15); there is no sideways propagation, which is exact for this world because it has no
@@ -24,13 +25,14 @@ Same seed -> byte-identical files (region timestamps are 0, gzip mtime is 0).
 from __future__ import annotations
 
 import json
+import math
 import uuid
-from collections import deque
 from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel
 
+from mirrorcraft.errors import WorldError
 from mirrorcraft.worlds.anvil import (
     BlockState,
     Chunk,
@@ -60,6 +62,8 @@ ORES: dict[str, list[tuple[int, int, int]]] = {
     "obsidian": [(15, 57, 8), (16, 57, 8)],
     "diamond_ore": [(17, 55, 9), (17, 55, 10)],
 }
+N_TREES = 5
+TREE_RADIUS = 18  # trees stand 6..18 blocks (horizontally) from spawn
 CANE_SPOTS = [(-3, 14, 3), (-3, 15, 2), (3, 14, 2), (0, 17, 3), (1, 12, 2)]  # (x, z, height) on the rim
 COW_SPOTS = [(3.5, 2.5), (5.5, 0.5), (1.5, 4.5), (10.5, -1.5)]
 
@@ -193,44 +197,55 @@ def _pool(world: np.ndarray) -> list[tuple[int, int, int]]:
 
 
 def _tree(world: np.ndarray, x: int, ground: int, z: int, logs: int, rng: np.random.Generator) -> None:
-    """An oak blob tree like vanilla's: two 5x5 leaf layers, a 3x3 layer and a plus on top."""
+    """An oak blob tree like vanilla's: two 5x5 leaf layers, a 3x3 layer and a plus on top.
+
+    Leaves are written with distance 7; :func:`_set_leaf_distances` fixes them once all trees stand.
+    """
     top = ground + logs  # highest log
-    leaves: set[tuple[int, int, int]] = set()
     for y, r in ((top - 2, 2), (top - 1, 2), (top, 1), (top + 1, 1)):
         for dx in range(-r, r + 1):
             for dz in range(-r, r + 1):
                 corner = abs(dx) == r and abs(dz) == r
                 if corner and (y == top + 1 or rng.random() < 0.5):
                     continue
-                leaves.add((x + dx, y, z + dz))
-    logs_set = {(x, ground + i, z) for i in range(1, logs + 1)}
-    leaves -= logs_set
-    # Vanilla leaf distance: steps (6-neighbour) through leaves to the nearest log, capped at 7.
-    dist: dict[tuple[int, int, int], int] = {}
-    queue = deque((p, 0) for p in logs_set)
-    seen = set(logs_set)
-    while queue:
-        (px, py, pz), d = queue.popleft()
-        for nx, ny, nz in (
-            (px + 1, py, pz),
-            (px - 1, py, pz),
-            (px, py + 1, pz),
-            (px, py - 1, pz),
-            (px, py, pz + 1),
-            (px, py, pz - 1),
-        ):
-            n = (nx, ny, nz)
-            if n in leaves and n not in seen:
-                seen.add(n)
-                dist[n] = min(7, d + 1)
-                queue.append((n, d + 1))
-    for lx, ly, lz in sorted(leaves):
-        iz, ix = _idx(lx, lz)
-        if world[ly - MIN_Y, iz, ix] == 0:  # leaves never replace terrain (e.g. a hill slope)
-            world[ly - MIN_Y, iz, ix] = LEAVES_BASE + dist.get((lx, ly, lz), 7) - 1
+                iz, ix = _idx(x + dx, z + dz)
+                if world[y - MIN_Y, iz, ix] == 0:  # leaves never replace terrain (e.g. a hill slope)
+                    world[y - MIN_Y, iz, ix] = LEAVES_BASE + 6
     _set(world, x, ground, z, _ID["dirt"])
-    for lx, ly, lz in logs_set:
-        _set(world, lx, ly, lz, _ID["oak_log"])
+    for i in range(1, logs + 1):
+        _set(world, x, ground + i, z, _ID["oak_log"])
+
+
+def _set_leaf_distances(world: np.ndarray) -> None:
+    """Give every leaf vanilla's ``distance``: min(7, 1 + the smallest neighbour distance), logs being 0.
+
+    Relaxing all leaves together (rather than per tree) keeps touching canopies consistent.
+    """
+    rows = np.flatnonzero((world >= LEAVES_BASE).any(axis=(1, 2)))
+    if rows.size == 0:
+        return
+    band = world[max(0, rows[0] - 1) : rows[-1] + 2]  # a view: the layers holding leaves, plus one each side
+    _relax_leaves(band)
+
+
+def _relax_leaves(world: np.ndarray) -> None:
+    is_leaf = world >= LEAVES_BASE
+    dist = np.where(world == _ID["oak_log"], 0, 7).astype(np.int16)
+    dist[is_leaf] = 7
+    for _ in range(7):
+        padded = np.pad(dist, 1, constant_values=7)
+        nearest = np.minimum.reduce(
+            [
+                padded[2:, 1:-1, 1:-1],
+                padded[:-2, 1:-1, 1:-1],
+                padded[1:-1, 2:, 1:-1],
+                padded[1:-1, :-2, 1:-1],
+                padded[1:-1, 1:-1, 2:],
+                padded[1:-1, 1:-1, :-2],
+            ]
+        )
+        dist = np.where(is_leaf, np.minimum(7, nearest + 1), dist)
+    world[is_leaf] = (LEAVES_BASE - 1 + dist[is_leaf]).astype(np.uint16)
 
 
 def _near_rect(x: int, z: int, rect: tuple[int, int, int, int], margin: int) -> bool:
@@ -269,10 +284,14 @@ def build_sandbox(path: Path, seed: int = 0) -> Save:
 
     trees: list[TreeInfo] = []
     taken: list[tuple[int, int]] = [(int(cx), int(cz)) for cx, cz in COW_SPOTS] + [(sx, sz)]
-    while len(trees) < 5:
-        x = sx + int(rng.integers(-18, 19))
-        z = sz + int(rng.integers(-18, 19))
-        if abs(x - sx) + abs(z - sz) < 6 or _near_rect(x, z, PIT, 4) or _near_rect(x, z, POOL, 4):
+    for _attempt in range(10_000):
+        if len(trees) == N_TREES:
+            break
+        x = sx + int(rng.integers(-TREE_RADIUS, TREE_RADIUS + 1))
+        z = sz + int(rng.integers(-TREE_RADIUS, TREE_RADIUS + 1))
+        if not 6 <= math.dist((x, z), (sx, sz)) <= TREE_RADIUS:
+            continue
+        if _near_rect(x, z, PIT, 4) or _near_rect(x, z, POOL, 4):
             continue
         if any(abs(x - tx) <= 4 and abs(z - tz) <= 4 for tx, tz in taken):
             continue
@@ -281,6 +300,10 @@ def build_sandbox(path: Path, seed: int = 0) -> Save:
         _tree(world, x, ground, z, logs, rng)
         taken.append((x, z))
         trees.append(TreeInfo(base=(x, ground + 1, z), logs=logs))
+
+    if len(trees) < N_TREES:
+        raise WorldError(f"sandbox seed {seed}: found room for only {len(trees)} of {N_TREES} trees")
+    _set_leaf_distances(world)
 
     sky = _sky_light(world)
     level = LevelData(

@@ -154,6 +154,7 @@ def sample_record_dict() -> dict[str, Any]:
         "seed": ident.seed,
         "identity": ident.model_dump(mode="json"),
         "controls": Controls().model_dump(mode="json"),
+        "spawn": {"position": {"x": 8, "y": 71, "z": -4}, "biome": "minecraft:plains"},
         "milestone_values": TASKS["iron_armor"].values(),
         "outcome": {"score": 20, "success": False, "actions_used": 6, "end_reason": "no_executable_action"},
         "initial_score": 0,

@@ -130,13 +130,13 @@ def test_v1_record_is_migrated():
         "minecraft:story/smelt_iron": 65,
         "minecraft:story/obtain_armor": 100,
     }
-    assert rec.trailing_policy_errors == []
+    assert rec.trailing_policy_errors == [] and rec.spawn is None
     assert rec.outcome.score == 20 and rec.encounters[0].rule_id == "M02.log_drops_four_planks"
     assert rec.episode_id == rec.identity.episode_id
     # A v1 record is not accepted as current without migration.
     with pytest.raises(ValueError, match="use read_record"):
         EpisodeRecord.model_validate(
-            v1 | {"milestone_values": rec.milestone_values, "trailing_policy_errors": []}
+            v1 | {"milestone_values": rec.milestone_values, "trailing_policy_errors": [], "spawn": None}
         )
 
 

@@ -23,6 +23,30 @@ bot.once('spawn', async () => {
   out({ event: 'ready', pos: bot.entity.position, version: bot.version, protocol: bot.protocolVersion })
 })
 
+// Mineflayer 4.25.0 cannot list other players on 1.19.x: its player_info handler expects an object
+// `action` but minecraft-protocol decodes 1.19.2's action as the string "add_player", so bot.players
+// stays empty and named_entity_spawn is then ignored (lib/plugins/entities.js). We therefore track other
+// players from the decoded packets themselves, which still checks what the client receives.
+const others = { names: {}, entities: {} } // uuid -> name, entityId -> {name, pos}
+bot._client.on('player_info', (p) => {
+  for (const d of p.data) {
+    if (p.action === 'add_player' || p.action === 0) others.names[d.uuid || d.UUID] = d.name
+    if (p.action === 'remove_player' || p.action === 4) delete others.names[d.uuid || d.UUID]
+  }
+})
+bot._client.on('named_entity_spawn', (p) => {
+  others.entities[p.entityId] = { uuid: p.playerUUID, pos: { x: p.x, y: p.y, z: p.z } }
+})
+bot._client.on('entity_teleport', (p) => {
+  const e = others.entities[p.entityId]
+  if (e) e.pos = { x: p.x, y: p.y, z: p.z }
+})
+bot._client.on('rel_entity_move', (p) => {
+  const e = others.entities[p.entityId]
+  if (e) { e.pos.x += p.dX / 4096; e.pos.y += p.dY / 4096; e.pos.z += p.dZ / 4096 }
+})
+bot._client.on('entity_destroy', (p) => { for (const id of p.entityIds) delete others.entities[id] })
+
 function slots () {
   const res = {}
   bot.inventory.slots.forEach((it, i) => { if (it) res[i] = [it.name, it.count] })
@@ -109,8 +133,9 @@ const commands = {
     return { pos: bot.entity.position }
   },
   async seen ({ username }) {
-    const p = bot.players[username]
-    return { pos: p && p.entity ? p.entity.position : null, listed: Boolean(p) }
+    const listed = Object.values(others.names).includes(username)
+    const ent = Object.values(others.entities).find((e) => others.names[e.uuid] === username)
+    return { pos: ent ? ent.pos : null, listed, spawned: Boolean(ent) }
   },
   async wait_block ({ x, y, z, name, ms }) {
     const ok = await until(() => { const b = bot.blockAt(new Vec3(x, y, z)); return b && b.name === name }, ms || 3000)

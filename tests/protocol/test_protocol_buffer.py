@@ -14,13 +14,27 @@ from mirrorcraft.protocol import clientbound as cb
 
 # wiki.vg "VarInt and VarLong" sample values.
 VARINTS = [
-    (0, "00"), (1, "01"), (2, "02"), (127, "7f"), (128, "8001"), (255, "ff01"), (25565, "ddc701"),
-    (2097151, "ffff7f"), (2147483647, "ffffffff07"), (-1, "ffffffff0f"), (-2147483648, "8080808008"),
+    (0, "00"),
+    (1, "01"),
+    (2, "02"),
+    (127, "7f"),
+    (128, "8001"),
+    (255, "ff01"),
+    (25565, "ddc701"),
+    (2097151, "ffff7f"),
+    (2147483647, "ffffffff07"),
+    (-1, "ffffffff0f"),
+    (-2147483648, "8080808008"),
 ]
 VARLONGS = [
-    (0, "00"), (127, "7f"), (128, "8001"), (2147483647, "ffffffff07"),
-    (9223372036854775807, "ffffffffffffffff7f"), (-1, "ffffffffffffffffff01"),
-    (-2147483648, "80808080f8ffffffff01"), (-9223372036854775808, "80808080808080808001"),
+    (0, "00"),
+    (127, "7f"),
+    (128, "8001"),
+    (2147483647, "ffffffff07"),
+    (9223372036854775807, "ffffffffffffffff7f"),
+    (-1, "ffffffffffffffffff01"),
+    (-2147483648, "80808080f8ffffffff01"),
+    (-9223372036854775808, "80808080808080808001"),
 ]
 
 
@@ -81,7 +95,9 @@ def test_truncation_and_overflow_name_field_and_offset() -> None:
 
 def test_string_uuid_angle_and_slot_roundtrip() -> None:
     u = uuid.UUID("3591fdca-95ad-32a5-beb1-2a99402471c2")
-    nbt = nbtlib.Compound({"Damage": nbtlib.Int(3), "display": nbtlib.Compound({"Name": nbtlib.String("§a✓")})})
+    nbt = nbtlib.Compound(
+        {"Damage": nbtlib.Int(3), "display": nbtlib.Compound({"Name": nbtlib.String("§a✓")})}
+    )
     w = Writer()
     w.string("héllo ✓")
     w.uuid(u)
@@ -135,12 +151,33 @@ def test_metadata_all_types_roundtrip() -> None:
 
     u = uuid.UUID(int=5)
     values = {
-        0: -3, 1: 300, 2: 1.5, 3: "s", 4: '{"text":"x"}', 5: None, 6: Slot(1, 2), 7: True, 8: (1.0, 2.0, 3.0),
-        9: (1, -2, 3), 10: (4, 5, 6), 11: 3, 12: u, 13: 0, 14: nbtlib.Compound({"k": nbtlib.Int(1)}),
-        15: Particle(14, {"rgb": (1.0, 0.5, 0.25), "scale": 2.0}), 16: (1, 2, 3), 17: None, 18: 5, 19: 2,
-        20: 1, 21: ("minecraft:overworld", (10, 64, -10)), 22: 7,
+        0: -3,
+        1: 300,
+        2: 1.5,
+        3: "s",
+        4: '{"text":"x"}',
+        5: None,
+        6: Slot(1, 2),
+        7: True,
+        8: (1.0, 2.0, 3.0),
+        9: (1, -2, 3),
+        10: (4, 5, 6),
+        11: 3,
+        12: u,
+        13: 0,
+        14: nbtlib.Compound({"k": nbtlib.Int(1)}),
+        15: Particle(14, {"rgb": (1.0, 0.5, 0.25), "scale": 2.0}),
+        16: (1, 2, 3),
+        17: None,
+        18: 5,
+        19: 2,
+        20: 1,
+        21: ("minecraft:overworld", (10, 64, -10)),
+        22: 7,
     }
-    pkt = cb.EntityMetadata(entity_id=9, metadata=[MetadataEntry(i, t, v) for i, (t, v) in enumerate(values.items())])
+    pkt = cb.EntityMetadata(
+        entity_id=9, metadata=[MetadataEntry(i, t, v) for i, (t, v) in enumerate(values.items())]
+    )
     assert decode("entity_metadata", encode(pkt)) == pkt
     vib = Particle(40, {"position_type": "minecraft:entity", "entity_id": 4, "eye_height": 1.5, "ticks": 20})
     pkt = cb.EntityMetadata(entity_id=1, metadata=[MetadataEntry(0, 15, vib), MetadataEntry(1, 17, 41)])

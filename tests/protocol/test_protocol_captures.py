@@ -21,7 +21,14 @@ import pytest
 from mirrorcraft.protocol import Slot, decode_frame, encode_frame, implemented
 from mirrorcraft.protocol.metadata import Particle
 
-ROOT = Path(__file__).resolve().parents[2] / "node_modules" / "minecraft-packets" / "minecraft-packets" / "data" / "pc"
+ROOT = (
+    Path(__file__).resolve().parents[2]
+    / "node_modules"
+    / "minecraft-packets"
+    / "minecraft-packets"
+    / "data"
+    / "pc"
+)
 VERSIONS = {"1.19.2": 760, "1.19": 759}
 
 
@@ -112,52 +119,131 @@ def same(ours: Any, js: Any) -> bool:
 
 # our field -> nmp field, for packets whose fields map one to one.
 FIELDS: dict[str, dict[str, str]] = {
-    "login": dict(entity_id="entityId", is_hardcore="isHardcore", game_mode="gameMode",
-                  previous_game_mode="previousGameMode", world_names="worldNames", registry_codec="dimensionCodec",
-                  dimension_type="worldType", world_name="worldName", hashed_seed="hashedSeed",
-                  max_players="maxPlayers", view_distance="viewDistance", simulation_distance="simulationDistance",
-                  reduced_debug_info="reducedDebugInfo", enable_respawn_screen="enableRespawnScreen",
-                  is_debug="isDebug", is_flat="isFlat"),
-    "respawn": dict(dimension_type="dimension", world_name="worldName", hashed_seed="hashedSeed",
-                    game_mode="gamemode", is_debug="isDebug", is_flat="isFlat", copy_metadata="copyMetadata"),
-    "position": dict(x="x", y="y", z="z", yaw="yaw", pitch="pitch", flags="flags", teleport_id="teleportId",
-                     dismount_vehicle="dismountVehicle"),
+    "login": dict(
+        entity_id="entityId",
+        is_hardcore="isHardcore",
+        game_mode="gameMode",
+        previous_game_mode="previousGameMode",
+        world_names="worldNames",
+        registry_codec="dimensionCodec",
+        dimension_type="worldType",
+        world_name="worldName",
+        hashed_seed="hashedSeed",
+        max_players="maxPlayers",
+        view_distance="viewDistance",
+        simulation_distance="simulationDistance",
+        reduced_debug_info="reducedDebugInfo",
+        enable_respawn_screen="enableRespawnScreen",
+        is_debug="isDebug",
+        is_flat="isFlat",
+    ),
+    "respawn": dict(
+        dimension_type="dimension",
+        world_name="worldName",
+        hashed_seed="hashedSeed",
+        game_mode="gamemode",
+        is_debug="isDebug",
+        is_flat="isFlat",
+        copy_metadata="copyMetadata",
+    ),
+    "position": dict(
+        x="x",
+        y="y",
+        z="z",
+        yaw="yaw",
+        pitch="pitch",
+        flags="flags",
+        teleport_id="teleportId",
+        dismount_vehicle="dismountVehicle",
+    ),
     "block_change": dict(location="location", state="type"),
     "spawn_position": dict(location="location", angle="angle"),
     "update_time": dict(age="age", time="time"),
     "keep_alive": dict(keep_alive_id="keepAliveId"),
     "acknowledge_player_digging": dict(sequence_id="sequenceId"),
-    "initialize_world_border": dict(x="x", z="z", old_diameter="oldDiameter", new_diameter="newDiameter",
-                                    speed="speed", portal_teleport_boundary="portalTeleportBoundary",
-                                    warning_blocks="warningBlocks", warning_time="warningTime"),
+    "initialize_world_border": dict(
+        x="x",
+        z="z",
+        old_diameter="oldDiameter",
+        new_diameter="newDiameter",
+        speed="speed",
+        portal_teleport_boundary="portalTeleportBoundary",
+        warning_blocks="warningBlocks",
+        warning_time="warningTime",
+    ),
     "update_view_position": dict(chunk_x="chunkX", chunk_z="chunkZ"),
     "game_state_change": dict(value="gameMode"),
     "world_event": dict(effect_id="effectId", location="location", data="data", is_global="global"),
-    "sound_effect": dict(sound_id="soundId", category="soundCategory", x="x", y="y", z="z", volume="volume",
-                         pitch="pitch", seed="seed"),
-    "named_sound_effect": dict(sound_name="soundName", category="soundCategory", x="x", y="y", z="z",
-                               volume="volume", pitch="pitch", seed="seed"),
-    "entity_sound_effect": dict(sound_id="soundId", category="soundCategory", entity_id="entityId",
-                                volume="volume", pitch="pitch", seed="seed"),
-    "spawn_entity": dict(entity_id="entityId", object_uuid="objectUUID", type="type", x="x", y="y", z="z",
-                         pitch="pitch", yaw="yaw", head_yaw="headPitch", data="objectData",
-                         velocity_x="velocityX", velocity_y="velocityY", velocity_z="velocityZ"),
-    "named_entity_spawn": dict(entity_id="entityId", player_uuid="playerUUID", x="x", y="y", z="z", yaw="yaw",
-                               pitch="pitch"),
+    "sound_effect": dict(
+        sound_id="soundId",
+        category="soundCategory",
+        x="x",
+        y="y",
+        z="z",
+        volume="volume",
+        pitch="pitch",
+        seed="seed",
+    ),
+    "named_sound_effect": dict(
+        sound_name="soundName",
+        category="soundCategory",
+        x="x",
+        y="y",
+        z="z",
+        volume="volume",
+        pitch="pitch",
+        seed="seed",
+    ),
+    "entity_sound_effect": dict(
+        sound_id="soundId",
+        category="soundCategory",
+        entity_id="entityId",
+        volume="volume",
+        pitch="pitch",
+        seed="seed",
+    ),
+    "spawn_entity": dict(
+        entity_id="entityId",
+        object_uuid="objectUUID",
+        type="type",
+        x="x",
+        y="y",
+        z="z",
+        pitch="pitch",
+        yaw="yaw",
+        head_yaw="headPitch",
+        data="objectData",
+        velocity_x="velocityX",
+        velocity_y="velocityY",
+        velocity_z="velocityZ",
+    ),
+    "named_entity_spawn": dict(
+        entity_id="entityId", player_uuid="playerUUID", x="x", y="y", z="z", yaw="yaw", pitch="pitch"
+    ),
     "entity_destroy": dict(entity_ids="entityIds"),
     "rel_entity_move": dict(entity_id="entityId", dx="dX", dy="dY", dz="dZ", on_ground="onGround"),
-    "entity_move_look": dict(entity_id="entityId", dx="dX", dy="dY", dz="dZ", yaw="yaw", pitch="pitch",
-                             on_ground="onGround"),
+    "entity_move_look": dict(
+        entity_id="entityId", dx="dX", dy="dY", dz="dZ", yaw="yaw", pitch="pitch", on_ground="onGround"
+    ),
     "entity_look": dict(entity_id="entityId", yaw="yaw", pitch="pitch", on_ground="onGround"),
-    "entity_teleport": dict(entity_id="entityId", x="x", y="y", z="z", yaw="yaw", pitch="pitch",
-                            on_ground="onGround"),
+    "entity_teleport": dict(
+        entity_id="entityId", x="x", y="y", z="z", yaw="yaw", pitch="pitch", on_ground="onGround"
+    ),
     "entity_head_rotation": dict(entity_id="entityId", head_yaw="headYaw"),
     "entity_status": dict(entity_id="entityId", status="entityStatus"),
-    "entity_effect": dict(entity_id="entityId", effect_id="effectId", amplifier="amplifier", duration="duration",
-                          flags="hideParticles"),
+    "entity_effect": dict(
+        entity_id="entityId",
+        effect_id="effectId",
+        amplifier="amplifier",
+        duration="duration",
+        flags="hideParticles",
+    ),
     "remove_entity_effect": dict(entity_id="entityId", effect_id="effectId"),
-    "collect": dict(collected_entity_id="collectedEntityId", collector_entity_id="collectorEntityId",
-                    pickup_item_count="pickupItemCount"),
+    "collect": dict(
+        collected_entity_id="collectedEntityId",
+        collector_entity_id="collectorEntityId",
+        pickup_item_count="pickupItemCount",
+    ),
     "death_combat_event": dict(player_id="playerId", entity_id="entityId", message="message"),
     "update_health": dict(health="health", food="food", food_saturation="foodSaturation"),
     "experience": dict(experience_bar="experienceBar", level="level", total_experience="totalExperience"),
@@ -173,16 +259,38 @@ FIELDS: dict[str, dict[str, str]] = {
     "server_data": dict(motd="motd", icon="icon", previews_chat="previewsChat"),
     "custom_payload": dict(channel="channel", data="data"),
     "tab_complete": dict(transaction_id="transactionId", start="start", length="length"),
-    "boss_bar": dict(uuid="entityUUID", action="action", title="title", health="health", color="color",
-                     dividers="dividers", flags="flags"),
+    "boss_bar": dict(
+        uuid="entityUUID",
+        action="action",
+        title="title",
+        health="health",
+        color="color",
+        dividers="dividers",
+        flags="flags",
+    ),
     "scoreboard_objective": dict(name="name", mode="action", display_text="displayText", type="type"),
     "scoreboard_score": dict(item_name="itemName", action="action", score_name="scoreName", value="value"),
     "scoreboard_display_objective": dict(position="position", name="name"),
     "unload_chunk": dict(chunk_x="chunkX", chunk_z="chunkZ"),
-    "map": dict(map_id="itemDamage", scale="scale", locked="locked", columns="columns", rows="rows", x="x",
-                z="y", data="data"),
-    "world_particles": dict(particle_id="particleId", long_distance="longDistance", x="x", y="y", z="z",
-                            max_speed="particleData", count="particles"),
+    "map": dict(
+        map_id="itemDamage",
+        scale="scale",
+        locked="locked",
+        columns="columns",
+        rows="rows",
+        x="x",
+        z="y",
+        data="data",
+    ),
+    "world_particles": dict(
+        particle_id="particleId",
+        long_distance="longDistance",
+        x="x",
+        y="y",
+        z="z",
+        max_speed="particleData",
+        count="particles",
+    ),
     "map_chunk": dict(x="x", z="z", heightmaps="heightmaps", chunk_data="chunkData"),
     "update_light": dict(chunk_x="chunkX", chunk_z="chunkZ"),
     "entity_velocity": dict(entity_id="entityId"),
@@ -340,9 +448,12 @@ def test_tags_multi_block_change_and_light(version: str) -> None:
     for pkt, js in _all(version, "update_light") + _all(version, "map_chunk"):
         light = pkt.light
         assert light.trust_edges == js["trustEdges"]
-        for ours, theirs in ((light.sky_mask, "skyLightMask"), (light.block_mask, "blockLightMask"),
-                             (light.empty_sky_mask, "emptySkyLightMask"),
-                             (light.empty_block_mask, "emptyBlockLightMask")):
+        for ours, theirs in (
+            (light.sky_mask, "skyLightMask"),
+            (light.block_mask, "blockLightMask"),
+            (light.empty_sky_mask, "emptySkyLightMask"),
+            (light.empty_block_mask, "emptyBlockLightMask"),
+        ):
             assert ours == [_i64(x) for x in js[theirs]]
         assert [list(a) for a in light.sky_light] == js["skyLight"]
         assert [list(a) for a in light.block_light] == js["blockLight"]

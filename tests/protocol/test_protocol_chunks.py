@@ -22,9 +22,20 @@ from mirrorcraft.protocol import ChunkColumn, decode_column, decode_frame, encod
 from mirrorcraft.protocol.buffer import encode_varint
 from mirrorcraft.protocol.chunks import AIR_STATES, MapChunk, non_air_counts
 
-ROOT = Path(__file__).resolve().parents[2] / "node_modules" / "minecraft-packets" / "minecraft-packets" / "data" / "pc"
+ROOT = (
+    Path(__file__).resolve().parents[2]
+    / "node_modules"
+    / "minecraft-packets"
+    / "minecraft-packets"
+    / "data"
+    / "pc"
+)
 COLUMNS = (
-    [(v, p) for v in ("1.19.2", "1.19") for p in sorted((ROOT / v / "from-server" / "map_chunk").glob("*.raw"))]
+    [
+        (v, p)
+        for v in ("1.19.2", "1.19")
+        for p in sorted((ROOT / v / "from-server" / "map_chunk").glob("*.raw"))
+    ]
     if ROOT.exists()
     else []
 )
@@ -119,8 +130,15 @@ def test_prismarine_chunk_reads_the_same_states(node_modules: Path, tmp_path: Pa
         cols.append(pkt.column())
     import json
 
-    subprocess.run([node, str(script), version], input=json.dumps(jobs), text=True, check=True, timeout=300,
-                   cwd=node_modules.parent, env={"NODE_PATH": str(node_modules), "PATH": "/usr/bin:/bin"})
+    subprocess.run(
+        [node, str(script), version],
+        input=json.dumps(jobs),
+        text=True,
+        check=True,
+        timeout=300,
+        cwd=node_modules.parent,
+        env={"NODE_PATH": str(node_modules), "PATH": "/usr/bin:/bin"},
+    )
     for (_, out), col in zip(jobs, cols, strict=True):
         raw = np.frombuffer(Path(out).read_bytes(), dtype="<u2")
         np.testing.assert_array_equal(raw[: 384 * 256].reshape(384, 16, 16), col.blocks)
@@ -197,7 +215,9 @@ def test_wrong_data_length_and_bad_values_raise() -> None:
 
 
 def test_invalid_bits_per_entry_raises() -> None:
-    with pytest.raises(ProtocolError, match=r"section\[0\]\.blocks\.bits_per_entry: bits per entry 9 invalid"):
+    with pytest.raises(
+        ProtocolError, match=r"section\[0\]\.blocks\.bits_per_entry: bits per entry 9 invalid"
+    ):
         decode_column(b"\x00\x00\x09" + encode_varint(1024) + bytes(8192) + b"\x00\x01\x00", sections=1)
     with pytest.raises(ProtocolError, match="biomes.bits_per_entry: bits per entry 4 invalid"):
         decode_column(b"\x00\x00\x00\x00\x00\x04" + encode_varint(4) + bytes(32), sections=1)
@@ -211,3 +231,16 @@ def test_trailing_garbage_raises(vanilla_data: bytes) -> None:
     decode_column(vanilla_data + bytes(40), padding="any")
     with pytest.raises(ProtocolError, match="leftover"):
         decode_column(vanilla_data + bytes(40))
+
+
+@pytest.mark.parametrize(("version", "path"), COLUMNS[:2], ids=IDS[:2])
+def test_edited_column_reencodes_with_new_palette(version: str, path: Path) -> None:
+    col = _packet(version, path).column()
+    before = non_air_counts(col.blocks)
+    s = next(i for i, p in enumerate(col.block_palettes) if p is None and col.blocks[i * 16, 0, 0] == 0)
+    col.blocks[s * 16 + 5, 3, 7] = 1  # a stone block into an all-air single-value section
+    col.blocks[0, 0, 0] = 21447  # the highest state id, not in section 0's palette
+    back = decode_column(encode_column(col))
+    np.testing.assert_array_equal(back.blocks, col.blocks)
+    assert back.non_air[s] == before[s] + 1 == 1
+    assert back.block_palettes[s] is not None and back.block_palettes[s].tolist() == [0, 1]

@@ -44,6 +44,27 @@ def test_quarry_tables_have_the_same_play_packets(csv_name: str, proto: int) -> 
     path = Path(quarry.__file__).parent / "data" / "packets" / csv_name
     rows = list(csv.DictReader(path.open()))
     for direction, quarry_dir in (("clientbound", "downstream"), ("serverbound", "upstream")):
-        quarry_play = [r["packet_name"] for r in rows if r["protocol_mode"] == "play" and r["packet_direction"] == quarry_dir]
-        ours = json.loads(resources.files("mirrorcraft.protocol").joinpath("data/packet_ids.json").read_text())
+        quarry_play = [
+            r["packet_name"]
+            for r in rows
+            if r["protocol_mode"] == "play" and r["packet_direction"] == quarry_dir
+        ]
+        ours = json.loads(
+            resources.files("mirrorcraft.protocol").joinpath("data/packet_ids.json").read_text()
+        )
         assert len(quarry_play) == len(ours[str(proto)][direction])
+
+
+def test_quarry_name_bridge() -> None:
+    from mirrorcraft.protocol.quarry_names import our_name, quarry_name
+
+    assert our_name("chunk_data", 760, "clientbound") == "map_chunk"
+    assert our_name("join_game", 759, "clientbound") == "login"
+    assert quarry_name("block_place", 760, "serverbound") == "player_block_placement"
+    for proto in (759, 760):
+        for direction in ("clientbound", "serverbound"):
+            ours = json.loads(
+                resources.files("mirrorcraft.protocol").joinpath("data/packet_ids.json").read_text()
+            )
+            for name in ours[str(proto)][direction]:
+                assert our_name(quarry_name(name, proto, direction), proto, direction) == name

@@ -1,0 +1,264 @@
+"""Breaking blocks: the vanilla break-time formula and the start / finish / abort packet exchange.
+
+Why compute the time client-side: in survival the vanilla client decides when a block is broken and
+sends "finished digging"; the server accepts it only if enough time has passed for *its* formula (with
+some slack). So the body must wait as long as a vanilla client would — not less (refused), not much more
+(slow). The formula (``Player.getDestroySpeed`` + ``BlockState.getDestroyProgress`` in 1.19, documented
+on the Minecraft wiki "Breaking#Speed"):
+
+* ``speed`` = tool multiplier if the tool suits the block's material (wooden 2, stone 4, iron 6,
+  diamond 8, netherite 9, golden 12; swords 1.5 on plants/gourds/leaves and 15 on cobweb; shears 15 on
+  leaves and cobweb, 5 on wool, 2 on vines), else 1;
+* Efficiency ``n`` (only when speed > 1): ``speed += n² + 1``;
+* Haste ``h``: ``× (1 + 0.2·h)``; Mining Fatigue level 1, 2, 3, 4+: ``× 0.3, 0.09, 0.0027, 0.00081``;
+* head in water without Aqua Affinity: ``/ 5``; not on the ground: ``/ 5``;
+* progress per tick = ``speed / hardness / 30`` if the held item can harvest the block (or any item
+  can), else ``/ 100``; the block breaks in ``ceil(1 / progress)`` ticks, instantly if progress ≥ 1;
+  hardness -1 (bedrock) never breaks; hardness 0 breaks instantly.
+
+Which tools harvest which block comes from minecraft-data's ``harvestTools`` (vanilla data, not the
+server's tags: the body never sees tags). Packets: ``block_dig`` status 0 start / 1 abort / 2 finish with a
+1.19 sequence number, answered by ``acknowledge_player_digging`` and ``block_change``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from twisted.internet import task
+
+from mirrorcraft.errors import ContractError
+from mirrorcraft.gamedata import block_of_state, item_by_id
+from mirrorcraft.mcproto_body.connection import Connection
+from mirrorcraft.mcproto_body.health import Health
+from mirrorcraft.mcproto_body.inventory import Inventory
+from mirrorcraft.mcproto_body.movement import Movement
+from mirrorcraft.mcproto_body.physics import fluid_table
+from mirrorcraft.mcproto_body.world import World
+from mirrorcraft.protocol.serverbound import ArmAnimation, BlockDig
+
+TIER_SPEED = {"wooden": 2.0, "stone": 4.0, "iron": 6.0, "diamond": 8.0, "netherite": 9.0, "golden": 12.0}
+TOOL_MATERIAL = {"pickaxe": "mineable/pickaxe", "axe": "mineable/axe", "shovel": "mineable/shovel",
+                 "hoe": "mineable/hoe"}  # fmt: skip
+SWORD_SPEED = {"plant": 1.5, "gourd": 1.5, "leaves": 1.5, "vine_or_glow_lichen": 1.5, "coweb": 15.0}
+SHEARS_SPEED = {"leaves": 15.0, "coweb": 15.0, "wool": 5.0, "vine_or_glow_lichen": 2.0}
+FATIGUE = (1.0, 0.3, 0.09, 0.0027, 0.00081)
+
+#: Block faces (wiki.vg "Player Action"): 0 -Y, 1 +Y, 2 -Z, 3 +Z, 4 -X, 5 +X.
+FACES = ((0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1), (-1, 0, 0), (1, 0, 0))
+
+
+def tool_speed(item_name: str | None, material: str) -> float:
+    """Speed multiplier of ``item_name`` (``minecraft:`` name or None for a bare hand) on a block material."""
+    if item_name is None:
+        return 1.0
+    short = item_name.removeprefix("minecraft:")
+    materials = material.split(";")
+    best = 1.0
+    if short == "shears":
+        best = max([SHEARS_SPEED.get(m, 1.0) for m in materials])
+    elif "_" in short:
+        tier, kind = short.split("_", 1)
+        if kind == "sword":
+            best = max([SWORD_SPEED.get(m, 1.0) for m in materials])
+        elif kind in TOOL_MATERIAL and tier in TIER_SPEED and TOOL_MATERIAL[kind] in materials:
+            best = TIER_SPEED[tier]
+    return best
+
+
+def dig_ticks(
+    state: int,
+    item_name: str | None = None,
+    *,
+    efficiency: int = 0,
+    haste: int = 0,
+    mining_fatigue: int = 0,
+    on_ground: bool = True,
+    in_water: bool = False,
+    aqua_affinity: bool = False,
+) -> float:
+    """Ticks (1/20 s) a survival player needs to break block state ``state``; 0 = instant, ``inf`` = never.
+
+    Args:
+        state: Global block-state id.
+        item_name: Held item (``minecraft:`` name), ``None`` for a bare hand.
+        efficiency: Efficiency enchantment level of the held tool.
+        haste / mining_fatigue: Effect levels (amplifier + 1; 0 = none).
+        on_ground: Player standing on the ground.
+        in_water: Player's eyes in water.
+        aqua_affinity: Helmet with Aqua Affinity.
+    """
+    info = block_of_state(state)
+    if info.hardness is None or info.hardness < 0:
+        return math.inf
+    if info.hardness == 0:
+        return 0
+    speed = tool_speed(item_name, info.material)
+    if speed > 1.0 and efficiency > 0:
+        speed += efficiency * efficiency + 1
+    if haste:
+        speed *= 1.0 + 0.2 * haste
+    if mining_fatigue:
+        speed *= FATIGUE[min(mining_fatigue, 4)]
+    if in_water and not aqua_affinity:
+        speed /= 5.0
+    if not on_ground:
+        speed /= 5.0
+    can_harvest = info.harvest_tools is None or (item_name is not None and item_name in info.harvest_tools)
+    progress = speed / info.hardness / (30.0 if can_harvest else 100.0)
+    if progress >= 1.0:
+        return 0
+    # Compare with a small tolerance: float32 hardness values (e.g. 1.5) must give vanilla's tick counts.
+    return math.ceil(1.0 / progress - 1e-9)
+
+
+@dataclass
+class DigResult:
+    """What happened when digging.
+
+    Attributes:
+        position: The block.
+        block: Name of the block before digging.
+        broken: The block changed to something else (usually air) after we finished.
+        new_block: Name of the block afterwards (``None`` if unknown).
+        expected_ticks: Break time we waited for.
+        seconds: Wall time from start to the server's answer.
+        reason: Why it failed (empty when broken).
+    """
+
+    position: tuple[int, int, int]
+    block: str
+    broken: bool
+    new_block: str | None
+    expected_ticks: float
+    seconds: float
+    reason: str = ""
+
+
+class Digger:
+    """Digs blocks like a survival client.
+
+    Args:
+        conn / world / inventory / movement / health: The body's modules it needs.
+        reach: Maximum distance from the eyes to the block centre (vanilla survival: 4.5 to the face; we
+            check the centre against 5.0).
+        answer_timeout: Seconds to wait for the server's block change after finishing.
+    """
+
+    def __init__(
+        self,
+        conn: Connection,
+        world: World,
+        inventory: Inventory,
+        movement: Movement,
+        health: Health,
+        reach: float = 5.0,
+        answer_timeout: float = 3.0,
+    ) -> None:
+        self.conn, self.world, self.inventory, self.movement, self.health = conn, world, inventory, movement, health
+        self.reach = reach
+        self.answer_timeout = answer_timeout
+        self.digging: tuple[int, int, int] | None = None
+        self._abort = False
+
+    def expected_ticks(self, pos: tuple[int, int, int]) -> float:
+        """Break time of the block at ``pos`` with the current held item, effects and situation.
+
+        Raises:
+            ContractError: the block's chunk is not loaded.
+        """
+        state = self.world.state_at(*pos)
+        if state is None:
+            raise ContractError(f"dig: block {pos} is not loaded")
+        st = self.movement.state
+        eye = self.movement.eye
+        eye_state = self.world.state_at(math.floor(eye[0]), math.floor(eye[1]), math.floor(eye[2]))
+        return dig_ticks(
+            state,
+            self.inventory.held_item_name(),
+            haste=self.health.effect_level("minecraft:haste"),
+            mining_fatigue=self.health.effect_level("minecraft:mining_fatigue"),
+            on_ground=st.on_ground if st is not None else True,
+            in_water=eye_state is not None and fluid_table()[eye_state] == 1,
+        )
+
+    def abort(self) -> None:
+        """Stop the current dig (sends abort when the wait ends)."""
+        self._abort = True
+
+    async def dig(self, pos: tuple[int, int, int], face: int | None = None) -> DigResult:
+        """Break the block at ``pos``: look at it, start, wait the break time, finish, await the answer.
+
+        Args:
+            pos: Block position.
+            face: Face clicked (0..5); default the face towards our eyes.
+
+        Returns:
+            A :class:`DigResult` (failures are reported, not raised: out of reach, unbreakable, aborted,
+            refused by the server).
+        """
+        clock = self.conn.clock
+        state = self.world.state_at(*pos)
+        name = block_of_state(state).name if state is not None else "unknown"
+        if state is None:
+            return DigResult(pos, name, False, None, math.inf, 0.0, "block not loaded")
+        if block_of_state(state).name in ("minecraft:air", "minecraft:cave_air", "minecraft:void_air"):
+            return DigResult(pos, name, False, name, 0, 0.0, "nothing to dig (air)")
+        centre = (pos[0] + 0.5, pos[1] + 0.5, pos[2] + 0.5)
+        eye = self.movement.eye
+        if math.dist(eye, centre) > self.reach:
+            return DigResult(pos, name, False, name, math.inf, 0.0, f"out of reach ({math.dist(eye, centre):.2f})")
+        ticks = self.expected_ticks(pos)
+        if math.isinf(ticks):
+            return DigResult(pos, name, False, name, ticks, 0.0, "unbreakable")
+        if face is None:
+            face = _facing(eye, pos)
+        self.movement.look_at(centre)
+        t0 = clock.seconds()
+        self.digging = pos
+        self._abort = False
+        self.conn.send(BlockDig(status=0, location=pos, face=face, sequence=self.conn.next_sequence()))
+        self.conn.send(ArmAnimation(hand=0))
+        waited = 0
+        while waited < ticks and not self._abort:
+            await task.deferLater(clock, 0.05, lambda: None)
+            waited += 1
+            if waited % 5 == 0:
+                self.conn.send(ArmAnimation(hand=0))
+            if self.world.state_at(*pos) != state:
+                break  # someone else broke it (or it was instant)
+        if self._abort:
+            self.conn.send(BlockDig(status=1, location=pos, face=face, sequence=self.conn.next_sequence()))
+            self.digging = None
+            return DigResult(pos, name, False, name, ticks, clock.seconds() - t0, "aborted")
+        if ticks > 0:
+            self.conn.send(BlockDig(status=2, location=pos, face=face, sequence=self.conn.next_sequence()))
+        await self._await_answer(pos, state)
+        self.digging = None
+        after = self.world.state_at(*pos)
+        new_name = block_of_state(after).name if after is not None else None
+        broken = after is not None and after != state
+        reason = "" if broken else "the server did not break the block (refused or too early)"
+        return DigResult(pos, name, broken, new_name, ticks, clock.seconds() - t0, reason)
+
+    async def _await_answer(self, pos: tuple[int, int, int], state: int) -> None:
+        """Poll (each tick) until the block at ``pos`` is no longer ``state`` or ``answer_timeout`` passes."""
+        clock = self.conn.clock
+        deadline = clock.seconds() + self.answer_timeout
+        while self.world.state_at(*pos) == state and clock.seconds() < deadline:
+            await task.deferLater(clock, 0.05, lambda: None)
+
+
+def _facing(eye: tuple[float, float, float], pos: tuple[int, int, int]) -> int:
+    """The face of block ``pos`` that points most towards ``eye``."""
+    c = (pos[0] + 0.5, pos[1] + 0.5, pos[2] + 0.5)
+    d = (eye[0] - c[0], eye[1] - c[1], eye[2] - c[2])
+    axis = max(range(3), key=lambda i: abs(d[i]))
+    positive = d[axis] > 0
+    return {0: (4, 5), 1: (0, 1), 2: (2, 3)}[axis][1 if positive else 0]
+
+
+def held_item_name(slot_item_id: int | None) -> str | None:
+    """Item name of an item id (helper for callers that hold raw slots)."""
+    return None if slot_item_id is None else item_by_id(slot_item_id).name

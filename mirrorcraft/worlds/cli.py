@@ -1,0 +1,116 @@
+"""``worlds`` commands: build the catalogue (10 Vanilla + 60 Mirror worlds), list it, check it.
+
+Wired into ``python -m mirrorcraft.run`` by :func:`add_worlds_parser` (the lead owns run.py). Handlers
+return 0 on success, 1 when a check fails, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from mirrorcraft.errors import DatapackError, WorldError
+
+__all__ = ["add_worlds_parser", "cmd_build", "cmd_check", "cmd_list"]
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Build the selected worlds under ``--out``."""
+    from mirrorcraft.worlds.catalogue import build_world, select, write_catalogue_record
+
+    out = Path(args.out)
+    try:
+        records = []
+        for e in select(args.only):
+            rec = build_world(e, out, args.radius, force=args.force)
+            records.append(rec)
+            what = f"built in {rec.seconds:.1f}s" if rec.built else "exists, kept"
+            print(f"{rec.name}: {rec.path} ({what})", flush=True)
+        write_catalogue_record(out, records)
+    except (WorldError, DatapackError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """List the catalogue with seeds and whether each world is built under ``--out``."""
+    from mirrorcraft.worlds.catalogue import select, world_path
+
+    try:
+        entries = select(args.only)
+    except WorldError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    for e in entries:
+        built = "built" if world_path(Path(args.out), e).exists() else "-"
+        print(f"{e.name:<20} {e.biome:<13} seed={e.seed:<20} {built}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Check built worlds: spawn and resources (Vanilla), pair identity (Mirror)."""
+    from mirrorcraft.worlds.check import PairCheck, check_catalogue
+
+    try:
+        results = check_catalogue(Path(args.out), args.name, args.radius)
+    except WorldError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    failed = 0
+    for r in results:
+        if isinstance(r, PairCheck):
+            print(
+                f"{r.mirror}: {'ok' if r.ok else 'FAILED'} ({r.identical_files} identical files, "
+                f"level.dat differs at {r.level_dat_diff})"
+            )
+        else:
+            counts = ", ".join(f"{k}={v.count}" for k, v in r.resources.items())
+            print(
+                f"{r.path}: {'ok' if r.ok else 'FAILED'} spawn={r.spawn} safe={r.spawn_safe} "
+                f"within {r.radius}: {counts}"
+            )
+        for p in r.problems:
+            print(f"  problem: {p}")
+        failed += not r.ok
+    return 1 if failed else 0
+
+
+def add_worlds_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``worlds`` command group to a ``run.py``-style subparsers object.
+
+    Returns:
+        The ``worlds`` parser (its sub-commands set ``handler``).
+    """
+    from mirrorcraft.worlds.check import DEFAULT_CHECK_RADIUS
+
+    w = subparsers.add_parser("worlds", help="the world catalogue: build, list, check")
+    sub = w.add_subparsers(title="worlds commands", metavar="SUBCOMMAND", required=True)
+    sel_help = (
+        "a world (plains-1, plains-1/M03), plains-1/* (with its copies), a biome, 'vanilla' or 'mirror'"
+    )
+
+    build = sub.add_parser("build", help="generate Vanilla worlds and make their Mirror copies")
+    build.add_argument("--out", default="worlds", help="catalogue folder (default: worlds)")
+    build.add_argument("--only", help=sel_help)
+    build.add_argument("--radius", type=int, default=None, help="pregenerated radius in blocks (default 256)")
+    build.add_argument("--force", action="store_true", help="rebuild worlds that exist")
+    build.set_defaults(handler=cmd_build)
+
+    ls = sub.add_parser("list", help="list the 70 catalogue worlds")
+    ls.add_argument("--out", default="worlds")
+    ls.add_argument("--only", help=sel_help)
+    ls.set_defaults(handler=cmd_list)
+
+    check = sub.add_parser("check", help="integrity checks of built worlds (non-zero exit on failure)")
+    check.add_argument("name", nargs="?", help=sel_help + " (default: all)")
+    check.add_argument("--out", default="worlds")
+    check.add_argument(
+        "--radius",
+        type=int,
+        default=DEFAULT_CHECK_RADIUS,
+        help=f"resource radius around spawn (default {DEFAULT_CHECK_RADIUS})",
+    )
+    check.set_defaults(handler=cmd_check)
+    return w
