@@ -116,13 +116,20 @@ class PacketTracer:
 
     def __init__(self, path: Path, clock: IReactorTime, max_fields_bytes: int = 512) -> None:
         self.path = Path(path)
-        self._fh: IO[str] = self.path.open("a", encoding="utf-8", buffering=1)  # line-buffered: survives crashes
+        self._fh: IO[str] = self.path.open(
+            "a", encoding="utf-8", buffering=1
+        )  # line-buffered: survives crashes
         self._clock = clock
         self._max = max_fields_bytes
 
     def record(self, direction: str, name: str, size: int, pkt: Packet | None = None, note: str = "") -> None:
         """Append one line (``pkt`` is omitted for dropped or undecoded packets)."""
-        row: dict[str, Any] = {"t": round(self._clock.seconds(), 4), "dir": direction, "name": name, "len": size}
+        row: dict[str, Any] = {
+            "t": round(self._clock.seconds(), 4),
+            "dir": direction,
+            "name": name,
+            "len": size,
+        }
         if pkt is not None and size <= self._max:
             row["fields"] = _jsonable(pkt)
         if note:
@@ -420,8 +427,11 @@ class Connection:
     def _connect_failed(self, reason: Any) -> None:
         self.state = State.CLOSED
         if self._login is not None and not self._login.called:
-            self._login.errback(ConnectionError(f"cannot connect to {self.config.host}:{self.config.port}: "
-                                                f"{reason.getErrorMessage()}"))
+            self._login.errback(
+                ConnectionError(
+                    f"cannot connect to {self.config.host}:{self.config.port}: {reason.getErrorMessage()}"
+                )
+            )
 
     def _lost(self, reason: Any) -> None:
         self.state = State.CLOSED

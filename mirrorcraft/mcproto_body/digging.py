@@ -156,7 +156,13 @@ class Digger:
         reach: float = 5.0,
         answer_timeout: float = 3.0,
     ) -> None:
-        self.conn, self.world, self.inventory, self.movement, self.health = conn, world, inventory, movement, health
+        self.conn, self.world, self.inventory, self.movement, self.health = (
+            conn,
+            world,
+            inventory,
+            movement,
+            health,
+        )
         self.reach = reach
         self.answer_timeout = answer_timeout
         self.digging: tuple[int, int, int] | None = None
@@ -208,7 +214,9 @@ class Digger:
         centre = (pos[0] + 0.5, pos[1] + 0.5, pos[2] + 0.5)
         eye = self.movement.eye
         if math.dist(eye, centre) > self.reach:
-            return DigResult(pos, name, False, name, math.inf, 0.0, f"out of reach ({math.dist(eye, centre):.2f})")
+            return DigResult(
+                pos, name, False, name, math.inf, 0.0, f"out of reach ({math.dist(eye, centre):.2f})"
+            )
         ticks = self.expected_ticks(pos)
         if math.isinf(ticks):
             return DigResult(pos, name, False, name, ticks, 0.0, "unbreakable")

@@ -31,9 +31,28 @@ class ActiveEffect:
 
 
 _EFFECT_NAMES: dict[int, str] = {}
-for _name in ("speed", "slowness", "haste", "mining_fatigue", "strength", "jump_boost", "regeneration",
-              "resistance", "fire_resistance", "water_breathing", "invisibility", "night_vision", "hunger",
-              "weakness", "poison", "absorption", "saturation", "slow_falling", "conduit_power", "dolphins_grace"):
+for _name in (
+    "speed",
+    "slowness",
+    "haste",
+    "mining_fatigue",
+    "strength",
+    "jump_boost",
+    "regeneration",
+    "resistance",
+    "fire_resistance",
+    "water_breathing",
+    "invisibility",
+    "night_vision",
+    "hunger",
+    "weakness",
+    "poison",
+    "absorption",
+    "saturation",
+    "slow_falling",
+    "conduit_power",
+    "dolphins_grace",
+):
     _info = effect(_name)
     _EFFECT_NAMES[_info.id] = _info.name
 

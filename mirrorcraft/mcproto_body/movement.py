@@ -192,7 +192,9 @@ class Movement:
         if old is None:
             self.state = PlayerState(pos=(x, y, z), yaw=yaw, pitch=pitch)
         else:
-            self.state = replace(old, pos=(x, y, z), yaw=yaw, pitch=pitch, vel=(0.0, 0.0, 0.0), on_ground=False)
+            self.state = replace(
+                old, pos=(x, y, z), yaw=yaw, pitch=pitch, vel=(0.0, 0.0, 0.0), on_ground=False
+            )
         self._positioned += 1
         if self._positioned > 1:
             self.corrections += 1

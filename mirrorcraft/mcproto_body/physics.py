@@ -59,8 +59,14 @@ def fluid_table() -> np.ndarray:
     out = np.zeros(len(state_tables().block_id), dtype=np.uint8)
     for b in all_blocks():
         sl = slice(b.min_state, b.max_state + 1)
-        if b.name in ("minecraft:water", "minecraft:bubble_column", "minecraft:kelp", "minecraft:kelp_plant",
-                      "minecraft:seagrass", "minecraft:tall_seagrass"):
+        if b.name in (
+            "minecraft:water",
+            "minecraft:bubble_column",
+            "minecraft:kelp",
+            "minecraft:kelp_plant",
+            "minecraft:seagrass",
+            "minecraft:tall_seagrass",
+        ):
             out[sl] = 1
         elif b.name == "minecraft:lava":
             out[sl] = 2
@@ -154,7 +160,12 @@ def _clip(axis: int, box: Box, boxes: list[Box], d: float) -> float:
     """Largest movement ``<= d`` along ``axis`` (0 x, 1 y, 2 z) before ``box`` hits one of ``boxes``."""
     a, b = (axis + 1) % 3, (axis + 2) % 3
     for o in boxes:
-        if o[a + 3] <= box[a] + EPS or o[a] >= box[a + 3] - EPS or o[b + 3] <= box[b] + EPS or o[b] >= box[b + 3] - EPS:
+        if (
+            o[a + 3] <= box[a] + EPS
+            or o[a] >= box[a + 3] - EPS
+            or o[b + 3] <= box[b] + EPS
+            or o[b] >= box[b + 3] - EPS
+        ):
             continue
         if d > 0 and o[axis] >= box[axis + 3] - EPS:
             d = min(d, o[axis] - box[axis + 3])

@@ -129,11 +129,17 @@ class World:
                     continue
                 xa, xb = max(x0, cx * 16), min(x1, cx * 16 + 16)
                 za, zb = max(z0, cz * 16), min(z1, cz * 16 + 16)
-                part = col[ya - self.min_y : yb - self.min_y, za - cz * 16 : zb - cz * 16, xa - cx * 16 : xb - cx * 16]
+                part = col[
+                    ya - self.min_y : yb - self.min_y,
+                    za - cz * 16 : zb - cz * 16,
+                    xa - cx * 16 : xb - cx * 16,
+                ]
                 out[xa - x0 : xb - x0, ya - y0 : yb - y0, za - z0 : zb - z0] = part.transpose(2, 0, 1)
         return out
 
-    def find_blocks(self, states: np.ndarray | list[int], center: tuple[int, int, int], radius: int) -> list[tuple[int, int, int]]:
+    def find_blocks(
+        self, states: np.ndarray | list[int], center: tuple[int, int, int], radius: int
+    ) -> list[tuple[int, int, int]]:
         """Positions within ``radius`` (Chebyshev) of ``center`` whose state is in ``states``, nearest first."""
         cx, cy, cz = center
         lo = (cx - radius, cy - radius, cz - radius)

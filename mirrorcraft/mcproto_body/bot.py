@@ -1,0 +1,202 @@
+"""``Body``: the facade that wires the feature modules into one player.
+
+Why a facade and not a shared mutable bot: each feature module is a class given exactly the modules it
+depends on in its constructor (style.md, learning from mineflayer's plugins without their hidden
+coupling); ``Body`` builds them in dependency order and offers the few composite actions skills need
+(connect and spawn, wait for chunks, dig and collect the drop, open a container). Everything is
+asynchronous on the Twisted reactor: methods are ``async def`` — call them from other coroutines with
+``await`` or wrap them with ``defer.ensureDeferred``.
+
+The body never imports :mod:`mirrorcraft.server` (tests enforce this): it works the same against the
+embedded server, flying-squid and a vanilla server.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from twisted.internet import defer, task
+
+from mirrorcraft.mcproto_body.advancements import Advancements
+from mirrorcraft.mcproto_body.connection import BodyConfig, Connection
+from mirrorcraft.mcproto_body.digging import Digger, DigResult
+from mirrorcraft.mcproto_body.entities import CollectEvent, Entities
+from mirrorcraft.mcproto_body.health import Health
+from mirrorcraft.mcproto_body.inventory import Inventory
+from mirrorcraft.mcproto_body.movement import Movement
+from mirrorcraft.mcproto_body.physics import yaw_to
+from mirrorcraft.mcproto_body.placing import Placer, PlaceResult
+from mirrorcraft.mcproto_body.windows import Window
+from mirrorcraft.mcproto_body.world import World
+
+
+class Body:
+    """One player: connection plus every feature module.
+
+    Args:
+        config: Where and how to connect.
+        clock: Twisted reactor (default: the global one).
+        keep_sky_light: Keep sky light arrays in :class:`World`.
+
+    Attributes:
+        conn, world, entities, health, inventory, movement, digger, placer, advancements: The modules.
+        login: The last ``login`` packet (entity id, game mode, view distance, ...).
+    """
+
+    def __init__(self, config: BodyConfig, clock: Any = None, keep_sky_light: bool = False) -> None:
+        self.config = config
+        self.conn = Connection(config, clock)
+        self.world = World(self.conn, keep_sky_light=keep_sky_light)
+        self.entities = Entities(self.conn)
+        self.health = Health(self.conn)
+        self.inventory = Inventory(self.conn)
+        self.movement = Movement(self.conn, self.world, self.health)
+        self.digger = Digger(self.conn, self.world, self.inventory, self.movement, self.health)
+        self.placer = Placer(self.conn, self.world, self.inventory, self.movement)
+        self.advancements = Advancements(self.conn)
+        self.login: Any = None
+
+    @property
+    def clock(self) -> Any:
+        """The reactor."""
+        return self.conn.clock
+
+    async def connect(self, spawn_timeout: float = 20.0) -> None:
+        """Log in and wait until the server has positioned us.
+
+        Raises:
+            ConnectionError / TimeoutError: see :meth:`Connection.connect`, or no position in time.
+        """
+        self.login = await self.conn.connect()
+        await self.movement.wait_spawn(spawn_timeout)
+
+    async def disconnect(self) -> None:
+        """Leave the server."""
+        self.movement.stop_loop()
+        await self.conn.disconnect()
+
+    async def reconnect(self) -> None:
+        """Disconnect (if needed) and connect again with fresh state."""
+        await self.disconnect()
+        await self.connect()
+
+    def chunks_missing(self, radius: int | None = None) -> int:
+        """Columns within ``radius`` (default: the server's view distance) of ours not yet loaded."""
+        pos = self.movement.position
+        if pos is None:
+            return -1
+        r = radius if radius is not None else self.view_radius()
+        cx, cz = math.floor(pos[0]) >> 4, math.floor(pos[2]) >> 4
+        return sum(
+            (cx + dx, cz + dz) not in self.world.columns for dx in range(-r, r + 1) for dz in range(-r, r + 1)
+        )
+
+    def view_radius(self) -> int:
+        """The effective view distance: min(server's, ours)."""
+        server = self.login.view_distance if self.login is not None else self.config.view_distance
+        return min(server, self.config.view_distance)
+
+    async def wait_chunks(self, radius: int | None = None, timeout: float = 30.0) -> bool:
+        """Wait until every column within ``radius`` is loaded; False on timeout."""
+        deadline = self.clock.seconds() + timeout
+        while self.chunks_missing(radius) != 0:
+            if self.clock.seconds() > deadline:
+                return False
+            await task.deferLater(self.clock, 0.05, lambda: None)
+        return True
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` of reactor time."""
+        await task.deferLater(self.clock, seconds, lambda: None)
+
+    async def walk_straight(
+        self,
+        target: tuple[float, float, float],
+        tolerance: float = 0.35,
+        timeout: float = 10.0,
+        sprint: bool = False,
+    ) -> bool:
+        """Walk towards ``target`` in a straight line, jumping when blocked; True once within ``tolerance``
+        (horizontally). The path follower in :mod:`mirrorcraft.pathing` builds on the same primitive."""
+        deadline = self.clock.seconds() + timeout
+        try:
+            while True:
+                st = self.movement.state
+                if st is None or self.health.dead:
+                    return False
+                if math.hypot(target[0] - st.pos[0], target[2] - st.pos[2]) <= tolerance:
+                    return True
+                if self.clock.seconds() > deadline:
+                    return False
+                self.movement.look(yaw_to(st.pos, target), 0.0)
+                self.movement.set_controls(forward=True, sprint=sprint, jump=st.collided_horizontally)
+                await task.deferLater(self.clock, self.movement.tick_seconds, lambda: None)
+        finally:
+            self.movement.stop()
+
+    async def dig(self, pos: tuple[int, int, int]) -> DigResult:
+        """Break a block (see :meth:`Digger.dig`)."""
+        return await self.digger.dig(pos)
+
+    async def collect_drops(
+        self, near: tuple[float, float, float], radius: float = 4.0, timeout: float = 6.0
+    ) -> list[CollectEvent]:
+        """Walk onto item entities within ``radius`` of ``near`` until they are collected by us.
+
+        Returns:
+            The collect events whose collector is us (what was actually picked up).
+        """
+        got: list[CollectEvent] = []
+        me = self.entities.self_id
+
+        def listener(ev: CollectEvent) -> None:
+            if ev.collector_id == me:
+                got.append(ev)
+
+        self.entities.on_collect(listener)
+        deadline = self.clock.seconds() + timeout
+        try:
+            while self.clock.seconds() < deadline:
+                items = [e for e in self.entities.items() if e.distance_to(near) <= radius]
+                if not items:
+                    await self.sleep(0.25)  # drops may still be spawning, or were just collected
+                    if not [e for e in self.entities.items() if e.distance_to(near) <= radius]:
+                        break
+                    continue
+                pos = self.movement.position
+                target = min(items, key=lambda e: e.distance_to(pos))
+                await self.walk_straight(
+                    target.position, tolerance=0.3, timeout=max(0.5, deadline - self.clock.seconds())
+                )
+                await self.sleep(0.15)
+        finally:
+            self.entities._collect_listeners.remove(listener)
+        return got
+
+    async def dig_and_collect(
+        self, pos: tuple[int, int, int], timeout: float = 6.0
+    ) -> tuple[DigResult, list[CollectEvent]]:
+        """Dig a block and pick up what dropped; returns the dig result and our collect events."""
+        result = await self.dig(pos)
+        if not result.broken:
+            return result, []
+        drops = await self.collect_drops((pos[0] + 0.5, pos[1] + 0.5, pos[2] + 0.5), timeout=timeout)
+        return result, drops
+
+    async def place(self, target: tuple[int, int, int], item: str | None = None) -> PlaceResult:
+        """Place a block (see :meth:`Placer.place`)."""
+        return await self.placer.place(target, item)
+
+    async def open_container(self, pos: tuple[int, int, int], timeout: float = 3.0) -> Window:
+        """Right-click the block at ``pos`` and wait for the window.
+
+        Raises:
+            TimeoutError: no window opened.
+        """
+        waiting = self.inventory.wait_open(timeout)
+        await self.placer.activate(pos)
+        try:
+            return await waiting
+        except defer.TimeoutError as err:
+            raise TimeoutError(f"no window opened after using the block at {pos}") from err
