@@ -38,7 +38,9 @@ def _build(biome: str, index: int, radius: int, out: Path, measure: bool) -> tup
     report = generate_world(spec, seed, out / f"{biome}-{index}", radius_blocks=radius)
     built = time.perf_counter() - t0
     stages = ", ".join(f"{k} {v:.2f}s" for k, v in report.seconds.items())
-    print(f"{biome}-{index} seed {seed}: {built:.1f} s, {report.bytes_on_disk / 1e6:.1f} MB, {report.chunks} chunks")
+    print(
+        f"{biome}-{index} seed {seed}: {built:.1f} s, {report.bytes_on_disk / 1e6:.1f} MB, {report.chunks} chunks"
+    )
     print(f"  stages: {stages}")
     measured = 0.0
     if measure:
@@ -74,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         sizes = [r[1] for r in results]
         print()
         if args.all:
-            print(f"catalogue of {len(jobs)} worlds: {sum(build_s):.1f} s serial, {sum(sizes) / 1e6:.1f} MB on disk")
+            print(
+                f"catalogue of {len(jobs)} worlds: {sum(build_s):.1f} s serial, {sum(sizes) / 1e6:.1f} MB on disk"
+            )
         else:
             one, size = build_s[0], sizes[0]
             print(f"one world: {one:.1f} s, {size / 1e6:.1f} MB")

@@ -37,6 +37,11 @@ const serv = mcServer.createMCServer({
 })
 serv.on('error', (err) => out({ event: 'error', error: String(err && err.stack ? err.stack : err) }))
 serv._server.on('listening', () => out({ event: 'listening', port: serv._server.socketServer.address().port }))
+if (opts.debug) {
+  serv.on('newPlayer', (p) => p._client.on('packet', (data, meta) => {
+    if (!['position', 'position_look', 'look', 'flying', 'keep_alive'].includes(meta.name)) out({ event: 'packet', name: meta.name, data })
+  }))
+}
 const hard = setTimeout(() => { out({ event: 'timeout' }); process.exit(3) }, (opts.timeoutS || 120) * 1000)
 
 function findPlayer (name) {

@@ -65,7 +65,9 @@ class LLMSettings(BaseModel):
     reasoning: Literal["disabled", "enabled"] = Field(
         "disabled", description="Provider-side reasoning/thinking; disabled where the provider allows."
     )
-    api_base: str | None = Field(None, description="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")
+    api_base: str | None = Field(
+        None, description="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1."
+    )
     api_key_env: str | None = None
     timeout_s: float = Field(120.0, gt=0, description="Hard wall-clock limit of one attempt.")
     max_retries: int = Field(4, ge=0, description="Retries after the first attempt on transient errors.")
@@ -351,8 +353,10 @@ class LLMClient:
                 future.cancel()  # a hung call is abandoned; its late result is ignored
                 last = TimeoutError(f"no answer within {s.timeout_s}s")
                 last.__cause__ = err
+            except LLMError:
+                raise  # already explicit (e.g. a replay mismatch): never retried, never re-wrapped
             except Exception as err:
-                if isinstance(err, LLMError) or not is_transient(err):
+                if not is_transient(err):
                     raise LLMError(f"model {s.model} ({purpose} call): {type(err).__name__}: {err}") from err
                 last = err
             else:

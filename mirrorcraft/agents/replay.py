@@ -52,7 +52,9 @@ def _first_difference(expected: dict[str, Any], actual: dict[str, Any]) -> str:
     for i, (e, a) in enumerate(zip(em, am, strict=True)):
         if e != a:
             ec, ac = e.get("content", ""), a.get("content", "")
-            at = next((j for j, (x, y) in enumerate(zip(ec, ac, strict=False)) if x != y), min(len(ec), len(ac)))
+            at = next(
+                (j for j, (x, y) in enumerate(zip(ec, ac, strict=False)) if x != y), min(len(ec), len(ac))
+            )
             return (
                 f"messages[{i}] ({e.get('role')}) differs at character {at}: "
                 f"recorded {ec[at : at + 60]!r}, now {ac[at : at + 60]!r}"

@@ -786,6 +786,10 @@ def audit_files(files: dict[str, bytes], *, name: str = "<pack>", allow_display:
             _tag(ctx, path, parts[3], data)
         elif kind == "advancements" and path.endswith(".json"):
             _advancement(ctx, path, data)
+        elif kind in ("worldgen", "dimension", "dimension_type"):
+            ctx.count(
+                "worldgen"
+            )  # JSON validity only; datapacks.biome_pack.audit_biome_files checks references
         elif parts[1] == NAMESPACE and kind == "cooking_yields":
             _cooking_yield(ctx, path, data)
         elif parts[1] == NAMESPACE and kind == "rules" and parts[3] == "index.json":

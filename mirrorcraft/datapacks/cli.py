@@ -1,4 +1,5 @@
-"""``datapacks`` commands: build the rule packs, audit a pack, analyse a suite's task routes, print cards.
+"""``datapacks`` commands: build the rule packs, audit a pack, analyse a suite's task routes, print cards,
+and compile kind=biome specs into worldgen packs.
 
 Wired into ``python -m mirrorcraft.run`` by :func:`add_datapacks_parser` (the lead owns run.py). Each
 handler returns a process exit code: 0 on success, 1 when an audit or analysis finds errors, 2 on bad input.
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from mirrorcraft.errors import DatapackError
 
-__all__ = ["add_datapacks_parser", "cmd_analyse", "cmd_audit", "cmd_build", "cmd_cards"]
+__all__ = ["add_datapacks_parser", "cmd_analyse", "cmd_audit", "cmd_biome", "cmd_build", "cmd_cards"]
 
 
 def _suites(suite: str | None) -> list:
@@ -94,6 +95,39 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 1 if rejected else 0
 
 
+def cmd_biome(args: argparse.Namespace) -> int:
+    """Compile kind=biome specs into worldgen packs ``<out>/biome-<name>.zip`` (best effort, audited)."""
+    import os
+    import tempfile
+
+    from mirrorcraft.datapacks.audit import audit_files
+    from mirrorcraft.datapacks.biome import BIOME_NAMES
+    from mirrorcraft.datapacks.biome_pack import audit_biome_files, build_biome_files
+    from mirrorcraft.datapacks.compiler import zip_files
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    try:
+        for name in [args.biome] if args.biome else list(BIOME_NAMES):
+            files = build_biome_files(name)
+            problems = [str(e) for e in audit_files(files).errors] + audit_biome_files(files)
+            target = out / f"biome-{name}.zip"
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=out)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(zip_files(files))
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+            print(f"{name}: {target} {'ok' if not problems else 'AUDIT FAILED'}")
+            for p in problems:
+                print(f"  {p}")
+            failed += bool(problems)
+    except DatapackError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 1 if failed else 0
+
+
 def cmd_cards(args: argparse.Namespace) -> int:
     """Print the rule card(s) shown to "ReAct w/rules"."""
     from mirrorcraft.datapacks.compiler import rule_cards
@@ -144,6 +178,13 @@ def add_datapacks_parser(subparsers: argparse._SubParsersAction) -> argparse.Arg
     analyse.add_argument("--routes", action="store_true", help="print a derived route per task and biome")
     analyse.add_argument("--json", action="store_true", help="print the analysis as JSON")
     analyse.set_defaults(handler=cmd_analyse)
+
+    biome = sub.add_parser(
+        "biome", help="kind=biome specs -> worldgen packs for a vanilla server (best effort)"
+    )
+    biome.add_argument("--biome", help="one biome spec (default: all five)")
+    biome.add_argument("--out", default="datapacks", help="output folder (default: datapacks)")
+    biome.set_defaults(handler=cmd_biome)
 
     cards = sub.add_parser("cards", help="print the rule cards shown to ReAct w/rules")
     cards.add_argument("--suite", choices=["M01", "M02", "M03", "M04", "M05", "M06"], help="default: all")

@@ -342,10 +342,12 @@ class _Pack:
             (exact if items == [change.input] else shared).append(path)
         experience, cookingtime = COOKING_DEFAULTS[change.device]
         if exact:
-            # Override the vanilla recipe that cooks exactly this input (e.g. iron_ingot_from_smelting_raw_iron).
+            # Override the vanilla recipe(s) cooking exactly this input (e.g. iron_ingot_from_smelting_raw_iron);
+            # the sidecar names the first one.
             target = exact[0]
-            recipe = self.get_or_vanilla(target)
-            recipe["result"] = change.result.item
+            for path in exact:
+                self.get_or_vanilla(path)["result"] = change.result.item
+                self.tag(path, rule_id)
         else:
             template = None
             for path in shared:

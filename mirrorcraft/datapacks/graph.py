@@ -72,6 +72,7 @@ __all__ = [
     "analyse_vanilla",
     "biome_worlds",
     "fuels",
+    "obtainable_items",
     "task_dependencies",
 ]
 
@@ -631,23 +632,24 @@ class SuiteAnalysis(BaseModel):
 
 
 def _milestone_ok(adv: str, have: set[str]) -> tuple[bool, list[frozenset[str]]]:
-    """Requirements are AND over groups, OR within a group; each criterion is AND over its item sets."""
-    missing = []
-    ok = True
-    ns, path = adv.split(":", 1)
-    data = json.loads(
-        (Path(gamedata.VANILLA_PACK_DIR) / "data" / ns / "advancements" / f"{path}.json").read_text()
-    )
-    for group in data["requirements"]:
-        group_ok = False
+    """Whether a milestone is satisfiable, and for each failed requirement group the items it lacks.
+
+    Requirements are AND over groups, OR within a group; each criterion is AND over its item sets. A
+    failed group is reported as the union of what its criteria lack ("one of ...").
+    """
+    missing: list[frozenset[str]] = []
+    for group in _requirements(adv):
+        lacking: set[str] = set()
         for name in group:
             crit = _criterion_needs(adv, name)
             if all(alt & have for alt in crit):
-                group_ok = True
                 break
-            missing.extend(alt for alt in crit if not alt & have)
-        ok = ok and group_ok
-    return ok, missing
+            for alt in crit:
+                if not alt & have:
+                    lacking |= alt
+        else:
+            missing.append(frozenset(lacking))
+    return not missing, missing
 
 
 @cache
@@ -936,6 +938,21 @@ def analyse_files(
         reachability=reach,
         rules=rules,
     )
+
+
+def obtainable_items(files: Mapping[str, bytes] | None = None, biome: str = "plains") -> set[str]:
+    """Every item obtainable in ``biome``'s world under the vanilla pack overlaid with ``files``.
+
+    Includes the pseudo-item :data:`ENCHANT` when enchanting is possible.
+
+    Raises:
+        DatapackError: unknown biome.
+    """
+    worlds = biome_worlds()
+    if biome not in worlds:
+        raise DatapackError(f"unknown biome {biome!r}; shipped: {sorted(worlds)}")
+    data = _Data(files or {})
+    return _fixpoint(_recipe_processes(data) + _world_processes(data, worlds[biome]))[0]
 
 
 def analyse_suite(manifest: SuiteManifest, *, biomes: Iterable[str] | None = None) -> SuiteAnalysis:

@@ -230,8 +230,10 @@ class Connection:
         self._sequence = 0
         self._decodable = set(implemented(CLIENTBOUND))
         self.tracer = PacketTracer(config.trace_packets, self.clock) if config.trace_packets else None
+        self.acked_sequence = 0
         self.on("keep_alive", self._keep_alive)
         self.on("position", self._teleport)
+        self.on("acknowledge_player_digging", self._ack)
 
     # ------------------------------------------------------------------------------------------ public API
     @property
@@ -327,6 +329,7 @@ class Connection:
         self.state = State.CONNECTING
         self.disconnect_reason = None
         self._sequence = 0
+        self.acked_sequence = 0
         self._login = defer.Deferred()
         login = self._login
         self.clock.connectTCP(self.config.host, self.config.port, _Factory(self), self.config.connect_timeout)
@@ -450,6 +453,18 @@ class Connection:
         from mirrorcraft.protocol.serverbound import KeepAliveServerbound
 
         self.send(KeepAliveServerbound(keep_alive_id=pkt.keep_alive_id))  # type: ignore[attr-defined]
+
+    def _ack(self, pkt: Packet) -> None:
+        self.acked_sequence = max(self.acked_sequence, pkt.sequence_id)  # type: ignore[attr-defined]
+
+    async def wait_ack(self, sequence: int, timeout: float = 3.0) -> bool:
+        """Wait until the server acknowledged block-interaction ``sequence``; False on timeout."""
+        deadline = self.clock.seconds() + timeout
+        while self.acked_sequence < sequence:
+            if self.clock.seconds() > deadline or self.state is not State.PLAYING:
+                return False
+            await _sleep(self.clock, 0.02)
+        return True
 
     def _teleport(self, pkt: Packet) -> None:
         from mirrorcraft.protocol.serverbound import TeleportConfirm

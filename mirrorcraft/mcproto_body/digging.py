@@ -241,21 +241,26 @@ class Digger:
             self.digging = None
             return DigResult(pos, name, False, name, ticks, clock.seconds() - t0, "aborted")
         if ticks > 0:
-            self.conn.send(BlockDig(status=2, location=pos, face=face, sequence=self.conn.next_sequence()))
-        await self._await_answer(pos, state)
+            seq = self.conn.next_sequence()
+            self.conn.send(BlockDig(status=2, location=pos, face=face, sequence=seq))
+        else:
+            seq = self.conn._sequence  # instant break: the start packet was the break
+        # Like the vanilla client (BlockStatePredictionHandler), predict the break locally: a server that
+        # disagrees sends the real state, before acknowledging the sequence; flying-squid sends nothing.
+        if self.world.state_at(*pos) == state:
+            self.world.set_state(*pos, 0)
+        acked = await self.conn.wait_ack(seq, self.answer_timeout)
+        await task.deferLater(clock, 0.1, lambda: None)  # late block updates of the same tick
+        if not acked:
+            self.world.set_state(*pos, state)  # no answer: do not trust the prediction
         self.digging = None
         after = self.world.state_at(*pos)
         new_name = block_of_state(after).name if after is not None else None
         broken = after is not None and after != state
-        reason = "" if broken else "the server did not break the block (refused or too early)"
+        reason = "" if broken else (
+            "the server refused the break (too early?)" if acked else "no acknowledgement from the server"
+        )
         return DigResult(pos, name, broken, new_name, ticks, clock.seconds() - t0, reason)
-
-    async def _await_answer(self, pos: tuple[int, int, int], state: int) -> None:
-        """Poll (each tick) until the block at ``pos`` is no longer ``state`` or ``answer_timeout`` passes."""
-        clock = self.conn.clock
-        deadline = clock.seconds() + self.answer_timeout
-        while self.world.state_at(*pos) == state and clock.seconds() < deadline:
-            await task.deferLater(clock, 0.05, lambda: None)
 
 
 def _facing(eye: tuple[float, float, float], pos: tuple[int, int, int]) -> int:

@@ -23,6 +23,8 @@ from mirrorcraft.protocol import Packet, Slot
 
 #: Metadata index of an item entity's stack (1.19: Entity 0..7, then ItemEntity's Slot at 8).
 ITEM_STACK_INDEX = 8
+#: Metadata wire type "Slot" (1.19 type ids, wiki.vg "Entity metadata#Entity Metadata Format").
+SLOT_TYPE = 6
 
 
 @dataclass
@@ -215,7 +217,9 @@ class Entities:
             return
         for entry in pkt.metadata:
             ent.metadata[entry.index] = entry.value
-            if ent.type == "minecraft:item" and entry.index == ITEM_STACK_INDEX:
+            # Vanilla puts the stack at index 8; flying-squid 1.12.0 sends it at index 6. An item entity has
+            # exactly one Slot-typed entry, so the type identifies it on both.
+            if ent.type == "minecraft:item" and (entry.index == ITEM_STACK_INDEX or entry.type == SLOT_TYPE):
                 ent.item = entry.value
 
     def _on_destroy(self, pkt: Any) -> None:

@@ -60,6 +60,19 @@ def collides(world: World, box: Box) -> bool:
     return False
 
 
+def _highest_top(world: World, box: Box, lowest: float) -> float | None:
+    """Highest block-box top under ``box``'s footprint between ``lowest`` and the box's feet."""
+    best = None
+    for bx in range(math.floor(box[0]), math.floor(box[3]) + 1):
+        for by in range(math.floor(lowest) - 1, math.floor(box[1]) + 1):
+            for bz in range(math.floor(box[2]), math.floor(box[5]) + 1):
+                for b in block_boxes(world, bx, by, bz):
+                    footprint = b[0] < box[3] and b[3] > box[0] and b[2] < box[5] and b[5] > box[2]
+                    if footprint and lowest - 1e-7 <= b[4] <= box[1] + 1e-7 and (best is None or b[4] > best):
+                        best = b[4]
+    return best
+
+
 def boxes_intersect(a: Box, b: Box) -> bool:
     """Strict intersection of two boxes."""
     return _overlap(a, b, 0.0)
@@ -107,13 +120,10 @@ class ItemEntity:
             if collides(world, self.box()):
                 self.pos[axis] -= d
                 if axis == 1 and d < 0:
-                    # settle on the surface below: step down in small increments
-                    step = d / 8
-                    for _ in range(8):
-                        self.pos[1] += step
-                        if collides(world, self.box()):
-                            self.pos[1] -= step
-                            break
+                    # land exactly on the highest collision box top between the old and new feet
+                    top = _highest_top(world, self.box(), self.pos[1] + d)
+                    if top is not None:
+                        self.pos[1] = top
                     self.on_ground = True
                 self.vel[axis] = 0.0
         friction = 0.98 * (0.6 if self.on_ground else 1.0)

@@ -12,6 +12,7 @@ the function names here are the minecraft-data packet names so the swap is mecha
 
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass
 from uuid import UUID
@@ -49,14 +50,14 @@ def position(x: int, y: int, z: int) -> bytes:
 def unpack_position(data: bytes | int) -> tuple[int, int, int]:
     val = struct.unpack(">q", data)[0] if isinstance(data, bytes) else data
     x = val >> 38
-    y = val << 52 >> 52
-    z = val << 26 >> 38
+    y = ((val & 0xFFF) ^ 0x800) - 0x800
+    z = (((val >> 12) & 0x3FFFFFF) ^ 0x2000000) - 0x2000000
     return x, y, z
 
 
 def angle(deg: float) -> int:
     """Protocol angle byte (1/256 of a turn) as a signed byte value."""
-    v = int(deg * 256.0 / 360.0) & 0xFF
+    v = math.floor(deg * 256.0 / 360.0) & 0xFF  # vanilla Mth.floor(yaw * 256 / 360)
     return v - 256 if v > 127 else v
 
 
@@ -198,12 +199,16 @@ def spawn_entity(
     z: float,
     vel: tuple[float, float, float],
     data: int = 0,
+    pitch: float = 0.0,
+    yaw: float = 0.0,
+    head_yaw: float = 0.0,
 ) -> bytes:
+    """spawn_entity (quarry ``spawn_object``): angles in degrees, velocity in blocks per tick."""
     return (
         varint(entity_id)
         + uuid_bytes(uid)
         + varint(type_id)
-        + struct.pack(">dddbbb", x, y, z, 0, 0, 0)
+        + struct.pack(">dddbbb", x, y, z, angle(pitch), angle(yaw), angle(head_yaw))
         + varint(data)
         + velocity(vel)
     )

@@ -243,4 +243,15 @@ def test_edited_column_reencodes_with_new_palette(version: str, path: Path) -> N
     back = decode_column(encode_column(col))
     np.testing.assert_array_equal(back.blocks, col.blocks)
     assert back.non_air[s] == before[s] + 1 == 1
-    assert back.block_palettes[s] is not None and back.block_palettes[s].tolist() == [0, 1]
+    assert back.block_palettes[s] is not None and list(back.block_palettes[s]) == [0, 1]
+
+
+def test_direct_value_outside_registry_raises() -> None:
+    # blocks: direct 15 bits, 4 entries per long; the first entry is 30000 (> 21447)
+    longs = np.zeros(1024, dtype=np.uint64)
+    longs[0] = 30000
+    bad = b"\x10\x00\x0f" + encode_varint(1024) + longs.astype(">u8").tobytes() + b"\x00\x01\x00"
+    with pytest.raises(
+        ProtocolError, match=r"section\[0\]\.blocks: direct value 30000 outside 0..21447 at offset 5"
+    ):
+        decode_column(bad, sections=1)

@@ -1,0 +1,454 @@
+"""The paper's table shapes, computed from final episode records, as :class:`Table` objects.
+
+Each builder returns one table in the shape of a table of the paper (numbers are ours, computed from the
+records; nothing is copied from the paper):
+
+=================================  ==========================================================================
+:func:`by_configuration`           Table 2: per model (and pooled) and configuration: Vanilla / Mirror Score
+                                   and SR, RIE_SC, RIE_SR with bootstrap CIs, actions, time, cost
+:func:`by_suite`                   Table 4: per suite (and pooled) Mirror Score, SR, RIE with CIs
+:func:`by_task_model_configuration` Table 7: per task × model × configuration
+:func:`by_biome`                   Table 8: per biome group
+:func:`disclosure`                 Table 5: hidden vs disclosed rules per agent and task, ΔScore, ΔSR
+:func:`irr_rl`                     Table 9: IRR and RL per suite × configuration and their suite average
+:func:`horizon`                    Table 3: cumulative SR at action checkpoints, Vanilla and Mirror
+=================================  ==========================================================================
+
+Pooling decisions (documented in docs/metrics.md): Score/SR cells are plain means over the episodes of
+the cell (with a complete grid this weights suites, worlds and tasks equally); RIE and Δ are means over
+paired differences (:mod:`mirrorcraft.metrics.paired`); tables about the six base configurations
+(by suite, by biome) use only configurations that ran in both Vanilla and Mirror; Actions, Time and Cost
+are averaged over Mirror episodes (paper Table 2). Every value is kept unrounded in the rows (and the
+CSV); :meth:`Table.to_markdown` rounds for display only.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mirrorcraft.contracts import AGENT_CONFIGURATIONS, SUITE_IDS, EpisodeRecord
+from mirrorcraft.metrics.bootstrap import bootstrap_ci
+from mirrorcraft.metrics.encounters import encounter_outcomes, suite_average
+from mirrorcraft.metrics.horizon import horizon_sr, mean_actions, mean_cost, mean_minutes
+from mirrorcraft.metrics.paired import (
+    Comparison,
+    DisclosurePair,
+    biome_of,
+    disclosure_delta,
+    disclosure_pairs,
+    is_fault,
+    paired_comparisons,
+    rie,
+    score,
+    success_rate,
+)
+
+ALL = "all"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: row key, header and display format.
+
+    Formats: ``str``, ``int``, ``f1`` (one decimal), ``f2``, ``signed`` (``+1.2``), ``pct`` (``12.3%``),
+    ``ci`` (the value is a ``(low, high)`` pair shown as ``[lo, hi]``; the CSV gets ``_lo``/``_hi``).
+    """
+
+    key: str
+    header: str
+    fmt: str = "f1"
+
+
+def _fmt(value: Any, fmt: str) -> str:
+    if value is None:
+        return "–"
+    if fmt == "str":
+        return str(value)
+    if fmt == "ci":
+        lo, hi = value
+        if math.isnan(lo) or math.isnan(hi):
+            return "–"
+        return f"[{lo:+.1f}, {hi:+.1f}]"
+    if isinstance(value, float) and math.isnan(value):
+        return "–"
+    if fmt == "int":
+        return str(int(value))
+    if fmt == "f2":
+        return f"{value:.2f}"
+    if fmt == "signed":
+        return f"{value:+.1f}"
+    if fmt == "pct":
+        return f"{value:.1f}%"
+    return f"{value:.1f}"
+
+
+@dataclass
+class Table:
+    """A titled table whose rows hold unrounded values."""
+
+    name: str
+    title: str
+    columns: list[Column]
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_markdown(self) -> str:
+        """The table as GitHub Markdown, values rounded for display (SR in percent, RIE_SR in points)."""
+        lines = [f"### {self.title}", ""]
+        lines.append("| " + " | ".join(c.header for c in self.columns) + " |")
+        lines.append("|" + "|".join("---" for _ in self.columns) + "|")
+        for row in self.rows:
+            lines.append("| " + " | ".join(_fmt(row.get(c.key), c.fmt) for c in self.columns) + " |")
+        if self.notes:
+            lines.append("")
+            lines.extend(f"*{n}*" for n in self.notes)
+        return "\n".join(lines) + "\n"
+
+    def write_csv(self, path: Path) -> Path:
+        """Write the rows with full precision (CI columns split into ``<key>_lo``/``<key>_hi``)."""
+        headers: list[str] = []
+        for c in self.columns:
+            headers += [f"{c.key}_lo", f"{c.key}_hi"] if c.fmt == "ci" else [c.key]
+        with path.open("w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(headers)
+            for row in self.rows:
+                out: list[Any] = []
+                for c in self.columns:
+                    v = row.get(c.key)
+                    if c.fmt == "ci":
+                        out += list(v) if v is not None else ["", ""]
+                    else:
+                        out.append("" if v is None or (isinstance(v, float) and math.isnan(v)) else v)
+                w.writerow(out)
+        return path
+
+
+def config_order(configs: Sequence[str]) -> list[str]:
+    """The paper's order: the six base configurations, then ``*_w_rules`` ones, then any others."""
+
+    def key(c: str) -> tuple[int, int, str]:
+        base = c.removesuffix("_w_rules")
+        rank = AGENT_CONFIGURATIONS.index(base) if base in AGENT_CONFIGURATIONS else len(AGENT_CONFIGURATIONS)
+        return (int(c.endswith("_w_rules")), rank, c)
+
+    return sorted(set(configs), key=key)
+
+
+def _valid(records: Sequence[EpisodeRecord]) -> list[EpisodeRecord]:
+    return [r for r in records if not is_fault(r)]
+
+
+def _rie_cells(comps: Sequence[Comparison], n_boot: int, seed: int) -> dict[str, Any]:
+    eff = rie(comps)
+    if comps:
+        vals = np.array([[c.d_score, c.d_sr] for c in comps])
+        lo, hi = bootstrap_ci(vals, [c.unit for c in comps], n_boot=n_boot, seed=seed)
+        ci_sc, ci_sr = (float(lo[0]), float(hi[0])), (float(lo[1]), float(hi[1]))
+    else:
+        ci_sc = ci_sr = (float("nan"), float("nan"))
+    return {
+        "rie_sc": eff.score,
+        "rie_sc_ci": ci_sc,
+        "rie_sr": eff.sr,
+        "rie_sr_ci": ci_sr,
+        "pairs": eff.n_pairs,
+    }
+
+
+_RIE_COLUMNS = [
+    Column("rie_sc", "RIE_SC", "signed"),
+    Column("rie_sc_ci", "95% CI", "ci"),
+    Column("rie_sr", "RIE_SR (pp)", "signed"),
+    Column("rie_sr_ci", "95% CI", "ci"),
+    Column("pairs", "pairs", "int"),
+]
+_VM_COLUMNS = [
+    Column("vanilla_score", "Vanilla Score"),
+    Column("vanilla_sr", "Vanilla SR", "pct"),
+    Column("mirror_score", "Mirror Score"),
+    Column("mirror_sr", "Mirror SR", "pct"),
+]
+_COST_COLUMNS = [
+    Column("actions", "Actions"),
+    Column("time_min", "Time (min)"),
+    Column("cost_usd", "Cost ($)", "f2"),
+    Column("n_vanilla", "n V", "int"),
+    Column("n_mirror", "n M", "int"),
+]
+
+
+def _vm_row(
+    records: Sequence[EpisodeRecord], comps: Sequence[Comparison], n_boot: int, seed: int
+) -> dict[str, Any]:
+    v = [r for r in records if r.identity.suite is None]
+    m = [r for r in records if r.identity.suite is not None]
+    row: dict[str, Any] = {
+        "vanilla_score": score(v) if v else None,
+        "vanilla_sr": success_rate(v) if v else None,
+        "mirror_score": score(m) if m else None,
+        "mirror_sr": success_rate(m) if m else None,
+        "actions": mean_actions(m),
+        "time_min": mean_minutes(m),
+        "cost_usd": mean_cost(m),
+        "n_vanilla": len(v),
+        "n_mirror": len(m),
+    }
+    if comps:
+        row.update(_rie_cells(comps, n_boot, seed))
+    else:
+        row.update({"pairs": 0})
+    return row
+
+
+def _base_configs(records: Sequence[EpisodeRecord]) -> set[str]:
+    """Configurations with Vanilla episodes (evaluated in both settings)."""
+    return {r.identity.configuration for r in records if r.identity.suite is None}
+
+
+def by_configuration(records: Sequence[EpisodeRecord], *, n_boot: int = 2000, seed: int = 0) -> Table:
+    """Paper Table 2: per model (then pooled over models) and configuration."""
+    recs = _valid(records)
+    comps = paired_comparisons(recs)
+    models = sorted({r.identity.model.name for r in recs})
+    table = Table(
+        "by_configuration",
+        "Results by configuration and disclosure condition (Mirror pools M01–M06)",
+        [Column("model", "Model", "str"), Column("configuration", "Configuration", "str")]
+        + _VM_COLUMNS
+        + _RIE_COLUMNS
+        + _COST_COLUMNS,
+        notes=[
+            "SR in percent, RIE_SR in percentage points; CIs: percentile bootstrap over world pairs. "
+            "Actions, time and cost are means over Mirror episodes."
+        ],
+    )
+    for model in [*models, ALL] if len(models) > 1 else models:
+        for config in config_order([r.identity.configuration for r in recs]):
+            sel = [
+                r
+                for r in recs
+                if r.identity.configuration == config and model in (ALL, r.identity.model.name)
+            ]
+            if not sel:
+                continue
+            cs = [c for c in comps if c.configuration == config and model in (ALL, c.model)]
+            table.rows.append({"model": model, "configuration": config, **_vm_row(sel, cs, n_boot, seed)})
+    return table
+
+
+def by_suite(records: Sequence[EpisodeRecord], *, n_boot: int = 2000, seed: int = 0) -> Table:
+    """Paper Table 4: per suite, pooled over models, tasks and the configurations run in both settings."""
+    recs = _valid(records)
+    base = _base_configs(recs)
+    recs = [r for r in recs if r.identity.configuration in base]
+    comps = paired_comparisons(recs)
+    table = Table(
+        "by_suite",
+        "Mirror performance and RIE by rule suite (configurations evaluated in both settings)",
+        [Column("suite", "Suite", "str"), Column("mirror_score", "Score"), Column("mirror_sr", "SR", "pct")]
+        + _RIE_COLUMNS
+        + [Column("n_mirror", "n M", "int")],
+        notes=["RIE = Vanilla minus Mirror; positive = worse in Mirror. CIs resample world pairs."],
+    )
+    for suite in [*SUITE_IDS, ALL]:
+        m = [r for r in recs if r.identity.suite is not None and suite in (ALL, r.identity.suite)]
+        if not m:
+            continue
+        cs = [c for c in comps if suite in (ALL, c.suite)]
+        row = {
+            "suite": "pooled" if suite == ALL else suite,
+            "mirror_score": score(m),
+            "mirror_sr": success_rate(m),
+            "n_mirror": len(m),
+        }
+        row.update(_rie_cells(cs, n_boot, seed) if cs else {"pairs": 0})
+        table.rows.append(row)
+    return table
+
+
+def by_task_model_configuration(
+    records: Sequence[EpisodeRecord], *, n_boot: int = 2000, seed: int = 0
+) -> Table:
+    """Paper Table 7: per task × model × configuration."""
+    recs = _valid(records)
+    comps = paired_comparisons(recs)
+    table = Table(
+        "by_task_model_configuration",
+        "Vanilla and paired Mirror performance, RIE and cost by task, model and configuration",
+        [
+            Column("task", "Task", "str"),
+            Column("model", "Model", "str"),
+            Column("configuration", "Configuration", "str"),
+        ]
+        + _VM_COLUMNS
+        + _RIE_COLUMNS
+        + _COST_COLUMNS,
+    )
+    tasks = sorted(
+        {r.identity.task.value for r in recs}, key=lambda t: ["iron_armor", "diamond", "enchantment"].index(t)
+    )
+    models = sorted({r.identity.model.name for r in recs})
+    for task in tasks:
+        for model in models:
+            for config in config_order([r.identity.configuration for r in recs]):
+                sel = [
+                    r
+                    for r in recs
+                    if (r.identity.task.value, r.identity.model.name, r.identity.configuration)
+                    == (task, model, config)
+                ]
+                if not sel:
+                    continue
+                cs = [c for c in comps if (c.task, c.model, c.configuration) == (task, model, config)]
+                row = {"task": task, "model": model, "configuration": config}
+                table.rows.append(row | _vm_row(sel, cs, n_boot, seed))
+    return table
+
+
+def by_biome(records: Sequence[EpisodeRecord], *, n_boot: int = 2000, seed: int = 0) -> Table:
+    """Paper Table 8: per biome group of the Vanilla world (configurations run in both settings)."""
+    recs = _valid(records)
+    base = _base_configs(recs)
+    recs = [r for r in recs if r.identity.configuration in base]
+    comps = paired_comparisons(recs)
+    table = Table(
+        "by_biome",
+        "Vanilla and paired Mirror Score, SR and RIE by biome",
+        [Column("biome", "Biome", "str")] + _VM_COLUMNS + _RIE_COLUMNS,
+    )
+    biomes = sorted({biome_of(r.identity.world) for r in recs})
+    for biome in biomes:
+        sel = [r for r in recs if biome_of(r.identity.world) == biome]
+        cs = [c for c in comps if c.biome == biome]
+        row = {"biome": biome} | _vm_row(sel, cs, n_boot, seed)
+        table.rows.append(row)
+    return table
+
+
+def _delta_row(pairs: Sequence[DisclosurePair], n_boot: int, seed: int) -> dict[str, Any]:
+    eff = disclosure_delta(pairs)
+    vals = np.array([[p.d_score, p.d_sr] for p in pairs])
+    lo, hi = bootstrap_ci(vals, [p.unit for p in pairs], n_boot=n_boot, seed=seed)
+    return {
+        "hidden_score": float(np.mean([p.hidden_score for p in pairs])),
+        "hidden_sr": float(np.mean([p.hidden_sr for p in pairs])),
+        "disclosed_score": float(np.mean([p.disclosed_score for p in pairs])),
+        "disclosed_sr": float(np.mean([p.disclosed_sr for p in pairs])),
+        "d_score": eff.score,
+        "d_score_ci": (float(lo[0]), float(hi[0])),
+        "d_sr": eff.sr,
+        "d_sr_ci": (float(lo[1]), float(hi[1])),
+        "pairs": eff.n_pairs,
+    }
+
+
+def disclosure(records: Sequence[EpisodeRecord], *, n_boot: int = 2000, seed: int = 0) -> Table:
+    """Paper Table 5: hidden vs disclosed rules in paired Mirror copies, per agent and task (and pooled).
+
+    Hidden and disclosed columns are means over the paired cells, so ΔScore = Disclosed − Hidden exactly.
+    """
+    pairs = disclosure_pairs(_valid(records))
+    table = Table(
+        "disclosure",
+        "Rule disclosure in paired Mirror worlds (Δ = disclosed − hidden)",
+        [
+            Column("agent", "Agent", "str"),
+            Column("task", "Task", "str"),
+            Column("hidden_score", "Hidden Score"),
+            Column("hidden_sr", "Hidden SR", "pct"),
+            Column("disclosed_score", "Disclosed Score"),
+            Column("disclosed_sr", "Disclosed SR", "pct"),
+            Column("d_score", "ΔScore", "signed"),
+            Column("d_score_ci", "95% CI", "ci"),
+            Column("d_sr", "ΔSR (pp)", "signed"),
+            Column("d_sr_ci", "95% CI", "ci"),
+            Column("pairs", "pairs", "int"),
+        ],
+    )
+    order = ["iron_armor", "diamond", "enchantment"]
+    for agent in config_order([p.agent for p in pairs]):
+        mine = [p for p in pairs if p.agent == agent]
+        tasks = sorted({p.task for p in mine}, key=order.index)
+        for task in [*tasks, ALL]:
+            sel = [p for p in mine if task in (ALL, p.task)]
+            table.rows.append(
+                {"agent": agent, "task": "pooled" if task == ALL else task} | _delta_row(sel, n_boot, seed)
+            )
+    return table
+
+
+def irr_rl(records: Sequence[EpisodeRecord]) -> Table:
+    """Paper Table 9: IRR (%) and RL (actions) per suite and configuration, and the equal-weight average."""
+    outcomes = encounter_outcomes(_valid(records))
+    cols = [Column("configuration", "Configuration", "str")]
+    for s in SUITE_IDS:
+        cols += [Column(f"{s}_irr", f"{s} IRR", "pct"), Column(f"{s}_rl", f"{s} RL")]
+    cols += [
+        Column("avg_irr", "Avg IRR", "pct"),
+        Column("avg_rl", "Avg RL"),
+        Column("irr_suites", "IRR suites", "int"),
+        Column("rl_suites", "RL suites", "int"),
+        Column("eligible", "eligible enc.", "int"),
+        Column("recovering", "recovering enc.", "int"),
+    ]
+    table = Table(
+        "irr_rl",
+        "IRR (%) and RL (semantic actions) by rule suite and configuration",
+        cols,
+        notes=[
+            "Per (suite, configuration) over all models, tasks and worlds; the average weights the suites "
+            "with a defined value equally (their number is given)."
+        ],
+    )
+    for config in config_order([o.configuration for o in outcomes]):
+        mine = [o for o in outcomes if o.configuration == config]
+        i, r = suite_average(mine, "irr"), suite_average(mine, "rl")
+        row: dict[str, Any] = {"configuration": config}
+        for s in SUITE_IDS:
+            row[f"{s}_irr"] = 100.0 * i.per_suite[s].value
+            row[f"{s}_rl"] = r.per_suite[s].value
+        row |= {
+            "avg_irr": 100.0 * i.mean,
+            "avg_rl": r.mean,
+            "irr_suites": i.n_suites,
+            "rl_suites": r.n_suites,
+            "eligible": sum(v.n for v in i.per_suite.values()),
+            "recovering": sum(v.n for v in r.per_suite.values()),
+        }
+        table.rows.append(row)
+    return table
+
+
+def horizon(records: Sequence[EpisodeRecord], checkpoints: Sequence[int] = (100, 150, 200)) -> Table:
+    """Paper Table 3: cumulative SR (%) at each checkpoint, Vanilla and Mirror, averaged equally over tasks."""
+    recs = _valid(records)
+    cols = [Column("configuration", "Configuration", "str")]
+    for k in checkpoints:
+        cols += [Column(f"vanilla_{k}", f"V@{k}", "pct"), Column(f"mirror_{k}", f"M@{k}", "pct")]
+    budgets = sorted({r.identity.budget for r in recs})
+    table = Table(
+        "horizon",
+        "Cumulative SR (%) by action checkpoint, averaged equally over tasks",
+        cols,
+        notes=[f"Budgets in these records: {budgets}; SR@k for k above an episode's budget is its final SR."],
+    )
+    select: dict[str, Callable[[EpisodeRecord], bool]] = {
+        "vanilla": lambda r: r.identity.suite is None,
+        "mirror": lambda r: r.identity.suite is not None,
+    }
+    for config in config_order([r.identity.configuration for r in recs]):
+        row: dict[str, Any] = {"configuration": config}
+        for cond, pick in select.items():
+            sel = [r for r in recs if r.identity.configuration == config and pick(r)]
+            for k in checkpoints:
+                row[f"{cond}_{k}"] = horizon_sr(sel, k) if sel else None
+        table.rows.append(row)
+    return table

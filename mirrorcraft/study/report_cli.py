@@ -1,0 +1,181 @@
+"""CLI of the study machinery: ``study`` (run/resume a grid) and ``report`` (tables and plots of a run).
+
+``mirrorcraft.run`` wires these with :func:`add_study_parser` and :func:`add_report_parser`; the module
+also runs on its own (``python -m mirrorcraft.study.report_cli report RUN_DIR``).
+
+The ``study`` command is the driver only. It does **not** contain an episode runner: an episode needs a
+server, a body and an agent, which this command receives as ``--episode-fn module:callable`` (or, once
+the runner exists, from :data:`DEFAULT_EPISODE_FN`, which the lead sets). Without one it refuses to run
+and says so; ``--dry-run`` only resolves and lists the grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mirrorcraft.errors import ContractError
+
+#: ``module:callable`` of the episode runner used when ``--episode-fn`` is not given (None: not connected).
+DEFAULT_EPISODE_FN: str | None = None
+
+
+def resolve_callable(spec: str) -> Any:
+    """Import ``module:attr`` (``attr`` may be dotted).
+
+    Raises:
+        ContractError: malformed spec, module or attribute missing.
+    """
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise ContractError(f"--episode-fn {spec!r}: expected 'module:callable'")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as err:
+        raise ContractError(f"--episode-fn {spec!r}: cannot import {module_name}: {err}") from err
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ContractError(f"--episode-fn {spec!r}: {module_name} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise ContractError(f"--episode-fn {spec!r}: {attr} is not callable")
+    return obj
+
+
+def cmd_study(args: argparse.Namespace) -> int:
+    """Run or resume a study grid (see module docstring)."""
+    from mirrorcraft.study.executors import make_executor, run_study
+    from mirrorcraft.study.grid import expand_grid, load_grid
+
+    try:
+        grid = load_grid(args.grid, study_seed=args.study_seed)
+        identities = expand_grid(grid)
+        run_dir = Path(args.run_dir or Path("runs") / grid.name)
+        if args.dry_run:
+            print(f"grid {grid.name}: {len(identities)} episodes (study seed {grid.study_seed}) → {run_dir}")
+            for ident in identities[: args.list]:
+                print(
+                    f"  {ident.episode_id}  {ident.world_id}  {ident.task.value}  {ident.configuration}  "
+                    f"{ident.model.name}  rep {ident.repetition}"
+                )
+            return 0
+        fn_spec = args.episode_fn or DEFAULT_EPISODE_FN
+        if fn_spec is None:
+            print(
+                "study: the episode runner is not connected yet, so no episode can be played. Pass "
+                "--episode-fn module:callable (a function identity -> EpisodeRecord) or use --dry-run.",
+                file=sys.stderr,
+            )
+            return 2
+        run_episode = resolve_callable(fn_spec)
+        executor = make_executor(
+            args.executor,
+            workers=args.workers,
+            address=args.address,
+            timeout_s=args.timeout,
+            evaluator=args.evaluator,
+        )
+        summary = run_study(
+            run_dir,
+            grid,
+            run_episode,
+            executor=executor,
+            resume=args.resume,
+            max_attempts=args.max_attempts,
+            progress=not args.no_progress,
+        )
+    except ContractError as err:
+        print(f"study: {err}", file=sys.stderr)
+        return 1
+    print(
+        f"{summary.run_dir}: {summary.already_done + summary.completed}/{summary.total} episodes recorded "
+        f"({summary.completed} this session, {summary.retried} retried faults, {summary.final_faults} final faults, "
+        f"{summary.bad_lines} ignored lines) in {summary.elapsed_s:.1f}s"
+    )
+    return 0 if summary.finished else 1
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Write the report of a run folder and list the files."""
+    from mirrorcraft.metrics.reporting import report
+
+    try:
+        paths = report(
+            Path(args.run_dir),
+            n_boot=args.bootstrap,
+            seed=args.seed,
+            checkpoints=tuple(args.checkpoints),
+            plots=not args.no_plots,
+        )
+    except ContractError as err:
+        print(f"report: {err}", file=sys.stderr)
+        return 1
+    for p in paths:
+        print(p)
+    return 0
+
+
+def add_study_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``study`` command to an argparse subparsers object and return its parser."""
+    p = subparsers.add_parser("study", help="run or resume a study grid (episodes → results.jsonl)")
+    p.add_argument("grid", help="preset (main, smoke, horizon) or a YAML grid file")
+    p.add_argument("--run-dir", help="run folder (default: runs/<grid name>)")
+    p.add_argument("--resume", action="store_true", help="continue a run folder that already has results")
+    p.add_argument("--executor", choices=("local", "ray"), default="local")
+    p.add_argument(
+        "--workers", type=int, default=1, help="local worker processes (0 = in the driver process)"
+    )
+    p.add_argument("--address", help="Ray cluster address (executor ray; default: start a local Ray)")
+    p.add_argument("--timeout", type=float, help="per-episode timeout in seconds (executor ray)")
+    p.add_argument(
+        "--max-attempts", type=int, default=3, help="attempts per episode on infrastructure faults"
+    )
+    p.add_argument("--study-seed", type=int, help="override the grid's study seed")
+    p.add_argument("--episode-fn", help="episode runner as module:callable (identity -> EpisodeRecord)")
+    p.add_argument(
+        "--evaluator",
+        choices=("embedded", "rcon"),
+        default="embedded",
+        help="evaluator named in fault records the driver writes",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--dry-run", action="store_true", help="resolve the grid and list episodes; run nothing")
+    p.add_argument("--list", type=int, default=10, help="episodes listed by --dry-run (default 10)")
+    p.set_defaults(handler=cmd_study)
+    return p
+
+
+def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``report`` command to an argparse subparsers object and return its parser."""
+    p = subparsers.add_parser("report", help="tables (Markdown, CSV) and plots of a study run folder")
+    p.add_argument("run_dir", metavar="RUN_DIR", help="run folder holding results.jsonl")
+    p.add_argument("--bootstrap", type=int, default=2000, help="bootstrap replicates (default 2000)")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument(
+        "--checkpoints",
+        type=int,
+        nargs="+",
+        default=[100, 150, 200],
+        help="action checkpoints of the horizon table",
+    )
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG figures")
+    p.set_defaults(handler=cmd_report)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Standalone entry: ``python -m mirrorcraft.study.report_cli {study,report} ...``."""
+    parser = argparse.ArgumentParser(prog="python -m mirrorcraft.study.report_cli")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    add_study_parser(sub)
+    add_report_parser(sub)
+    args = parser.parse_args(argv)
+    return args.handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

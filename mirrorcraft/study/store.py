@@ -1,0 +1,175 @@
+"""The append-only results store of a study run: ``<run_dir>/results.jsonl``, one record per line.
+
+Why this design (crafter's ``stats.jsonl``; android_world's checkpointing without its in-place pickles):
+a study of thousands of episodes must survive a kill at any moment without losing or duplicating an
+episode. So:
+
+* **Single writer.** Only the driver process appends (workers return records). An exclusive
+  ``flock`` on ``<run_dir>/.lock`` refuses a second driver on the same folder.
+* **One write per record, then fsync.** Each record is one ``os.write`` of its JSON line on an
+  ``O_APPEND`` descriptor followed by ``os.fsync``; a record counts once its line is complete.
+* **Resume by reading.** :func:`~mirrorcraft.metrics.results.scan_results` keeps every complete valid
+  line and reports the others (a partial last line after a kill, corrupt lines). If the file does not
+  end with a newline, the store terminates that line before appending, so the fragment stays an
+  isolated ignored line and nothing is ever rewritten in place.
+* **Infrastructure faults.** A fault record is appended like any other; the episode stays pending until
+  it has a non-fault record or ``max_attempts`` fault records (then the last fault is final and the
+  report lists it). All attempts keep the same episode id.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+
+from mirrorcraft.contracts import EpisodeIdentity, EpisodeRecord
+from mirrorcraft.errors import ContractError
+from mirrorcraft.metrics.paired import is_fault
+from mirrorcraft.metrics.results import RESULTS_FILE, BadLine, ResultsScan, scan_results
+
+LOCK_FILE = ".lock"
+
+
+class StoreLockedError(ContractError):
+    """Another process holds the run folder's lock (a second driver on the same run)."""
+
+
+class ResultsStore:
+    """Append-only, kill-safe store of episode records with resume bookkeeping.
+
+    Use as a context manager::
+
+        with ResultsStore(run_dir, max_attempts=3) as store:
+            for ident in store.pending(identities):
+                store.append(run(ident))
+
+    Args:
+        run_dir: the run folder (created if missing).
+        max_attempts: attempts per episode id before an infrastructure fault becomes final.
+    """
+
+    def __init__(self, run_dir: Path | str, *, max_attempts: int = 3) -> None:
+        if max_attempts < 1:
+            raise ValueError(f"max_attempts must be >= 1, got {max_attempts}")
+        self.run_dir = Path(run_dir)
+        self.path = self.run_dir / RESULTS_FILE
+        self.max_attempts = max_attempts
+        self._fd: int | None = None
+        self._lock_fd: int | None = None
+        self._faults: dict[str, int] = {}
+        self._done: set[str] = set()
+        self.scan: ResultsScan | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+
+    def open(self) -> ResultsStore:
+        """Lock the folder, read what is there and open the file for appending.
+
+        Raises:
+            StoreLockedError: another process holds the lock.
+        """
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        lock_fd = os.open(self.run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(lock_fd)
+            raise StoreLockedError(
+                f"{self.run_dir}: another study process is writing this run folder"
+            ) from None
+        self._lock_fd = lock_fd
+        created = not self.path.exists()
+        self.scan = scan_results(self.path)
+        for eid, recs in self.scan.attempts.items():
+            self._faults[eid] = sum(1 for r in recs if is_fault(r))
+            if any(not is_fault(r) for r in recs) or self._faults[eid] >= self.max_attempts:
+                self._done.add(eid)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        if not self.scan.ends_with_newline:
+            # Terminate the cut-short last line so the next record starts on a line of its own.
+            self._write(b"\n")
+        if created:
+            dir_fd = os.open(self.run_dir, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+        return self
+
+    def close(self) -> None:
+        """Close the file and release the lock."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if self._lock_fd is not None:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __enter__(self) -> ResultsStore:
+        return self.open()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- queries -----------------------------------------------------------------------------------
+
+    @property
+    def bad_lines(self) -> list[BadLine]:
+        """Lines ignored when the store was opened (partial or corrupt)."""
+        return list(self.scan.bad_lines) if self.scan else []
+
+    def is_done(self, episode_id: str) -> bool:
+        """True when the episode has its final record (a non-fault one, or ``max_attempts`` faults)."""
+        return episode_id in self._done
+
+    def attempts(self, episode_id: str) -> int:
+        """Infrastructure-fault attempts recorded so far for ``episode_id``."""
+        return self._faults.get(episode_id, 0)
+
+    def pending(self, identities: Iterable[EpisodeIdentity]) -> list[EpisodeIdentity]:
+        """The identities without a final record, in the given order."""
+        return [i for i in identities if i.episode_id not in self._done]
+
+    def done_ids(self) -> set[str]:
+        """Episode ids that have their final record."""
+        return set(self._done)
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    def _write(self, data: bytes) -> None:
+        if self._fd is None:
+            raise ContractError(f"{self.path}: store is not open")
+        view = memoryview(data)
+        while view:
+            n = os.write(self._fd, view)
+            view = view[n:]
+        os.fsync(self._fd)
+
+    def append(self, record: EpisodeRecord) -> bool:
+        """Append one record (one line, flushed and fsync'd) and update the bookkeeping.
+
+        Args:
+            record: the record of an attempt.
+
+        Returns:
+            True when the record made its episode final (non-fault, or the last allowed fault).
+
+        Raises:
+            ContractError: the episode already has its final record (the single writer never does this).
+        """
+        eid = record.episode_id
+        if eid in self._done:
+            raise ContractError(f"{self.path}: episode {eid} already has its final record")
+        self._write(record.model_dump_json().encode("utf-8") + b"\n")
+        if is_fault(record):
+            self._faults[eid] = self._faults.get(eid, 0) + 1
+            if self._faults[eid] < self.max_attempts:
+                return False
+        self._done.add(eid)
+        return True
