@@ -18,9 +18,9 @@ Layers:
   JSONL recording for offline replay.
 
 Threading: litellm is blocking. :meth:`LLMClient.acomplete` is an ``async`` method for the agents'
-``async def decide``: on a running Twisted reactor (the agent side of MirrorCraft, architecture principle
-5) it awaits ``twisted.internet.threads.deferToThread``; otherwise (plain asyncio, e.g. scripts) it awaits
-``asyncio.to_thread``. The runner therefore simply wraps ``agent.decide()`` in ``ensureDeferred``.
+``async def decide``: inside an asyncio task it awaits ``asyncio.to_thread``; otherwise, on a running
+Twisted reactor (the agent side of MirrorCraft, architecture principle 5, coroutines driven by
+``ensureDeferred``) it awaits ``twisted.internet.threads.deferToThread``. The runner therefore simply wraps ``agent.decide()`` in ``ensureDeferred``.
 
 litellm is imported lazily (it takes seconds to import) with ``LITELLM_LOCAL_MODEL_COST_MAP`` defaulted
 to ``True`` so that importing it never reaches the network for the price table.
@@ -374,11 +374,13 @@ class LLMClient:
     async def acomplete(self, messages: list[dict[str, str]], purpose: Purpose = "action") -> LLMResponse:
         """:meth:`complete` off the event loop: ``deferToThread`` on a running Twisted reactor, else
         ``asyncio.to_thread`` (module docstring)."""
+        if _in_asyncio_task():
+            return await asyncio.to_thread(self.complete, messages, purpose)
         if _reactor_running():
             from twisted.internet.threads import deferToThread
 
             return await deferToThread(self.complete, messages, purpose)
-        return await asyncio.to_thread(self.complete, messages, purpose)
+        return self.complete(messages, purpose)  # driven by hand (no loop at all): just block
 
     def _record(self, request: LLMRequest, response: LLMResponse) -> None:
         if self.record_path is None:
@@ -392,6 +394,14 @@ class LLMClient:
         self.record_path.parent.mkdir(parents=True, exist_ok=True)
         with self.record_path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+def _in_asyncio_task() -> bool:
+    """True when an asyncio task drives the current coroutine (else e.g. Twisted's ``ensureDeferred``)."""
+    try:
+        return asyncio.current_task() is not None
+    except RuntimeError:
+        return False
 
 
 def _reactor_running() -> bool:

@@ -33,15 +33,19 @@ class ScriptedCompletion:
     Each script entry is a string or a function of the request kwargs returning a string.
     """
 
-    def __init__(self, script: list[str | Callable[[dict[str, Any]], str]]) -> None:
-        self.script = list(script)
+    def __init__(self, script: list[str | Callable[[dict[str, Any]], str]] | Callable[[dict[str, Any]], str]) -> None:
+        self.responder = script if callable(script) else None
+        self.script = [] if callable(script) else list(script)
         self.requests: list[dict[str, Any]] = []
 
     def __call__(self, **kwargs: Any) -> Any:
         self.requests.append(kwargs)
-        if not self.script:
+        if self.responder is not None:
+            entry: Any = self.responder
+        elif not self.script:
             raise AssertionError(f"unscripted model call #{len(self.requests)}")
-        entry = self.script.pop(0)
+        else:
+            entry = self.script.pop(0)
         text = entry(kwargs) if callable(entry) else entry
         litellm = import_litellm()
         return litellm.completion(
@@ -57,7 +61,7 @@ class ScriptedCompletion:
         return ["\n".join(m["content"] for m in r["messages"]) for r in self.requests]
 
 
-def client(script: list[Any], **settings: Any) -> tuple[LLMClient, ScriptedCompletion]:
+def client(script: Any, **settings: Any) -> tuple[LLMClient, ScriptedCompletion]:
     fake = ScriptedCompletion(script)
     s = LLMSettings(model=MODEL, **settings)
     return LLMClient(s, backend=LiteLLMBackend(s, completion_fn=fake), sleep=lambda _s: None), fake
@@ -157,10 +161,23 @@ class World:
         return rep
 
 
-def agent(name: str, script: list[Any], **kw: Any):
+def agent(name: str, script: Any, **kw: Any):
     llm, fake = client(script)
     return make_agent(name, llm=llm, **kw), fake
 
 
 def run(coro):
     return asyncio.run(coro)
+
+
+async def step(ag: Any, world: World) -> Any:
+    """One loop turn by hand: decide, execute (if a call), observe. Returns the decision."""
+    decision = await ag.decide()
+    if isinstance(decision, SkillCall):
+        world.execute(decision)
+        ag.observe(world.observe())
+    return decision
+
+
+def user_text(request: dict[str, Any]) -> str:
+    return request["messages"][-1]["content"]

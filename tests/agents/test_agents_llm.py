@@ -117,7 +117,7 @@ def test_record_then_replay_in_order_and_mismatch_fails_loudly(tmp_path):
 
     changed = LLMClient(LLMSettings(model=MODEL), backend=ReplayBackend(rec))
     other = [MSG[0], {"role": "user", "content": "What now?"}]
-    with pytest.raises(ReplayMismatchError, match=r"call 1 differs: messages\[1\] \(user\) differs at character 5"):
+    with pytest.raises(ReplayMismatchError, match=r"call 1 differs: messages\[1\] \(user\) differs at character 6: recorded .ext\?., now .ow\?."):
         changed.complete(other)
 
 

@@ -174,3 +174,37 @@ async def test_trace_packets_records_both_directions(squid, tmp_path) -> None:
         assert '"name":"map_chunk"' in text and '"dir":"out","name":"teleport_confirm"' in text
     finally:
         await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_follow_a_planned_path_around_a_wall_and_up_a_step(squid) -> None:
+    """Build a wall with one gap and a one-block step with flying-squid's world API, then let the A* follower
+    walk there; the server must agree on the final position and never teleport us back."""
+    from mirrorcraft.pathing import Goal, PathFollower
+
+    body = await _spawn(squid)
+    try:
+        bx, by, bz = body.movement.block_position()
+        stone = state_id("minecraft:stone")
+        wall_x = bx + 4
+        for z in range(bz - 6, bz + 7):
+            if z != bz + 4:  # the gap
+                for y in (by, by + 1, by + 2):
+                    await squid.request("setBlock", pos=[wall_x, y, z], state=stone)
+        for x in range(wall_x + 3, wall_x + 7):
+            for z in range(bz - 2, bz + 3):
+                await squid.request("setBlock", pos=[x, by, z], state=stone)  # a one-block-high platform
+        await body.sleep(0.5)
+        assert body.world.block_name(wall_x, by + 1, bz) == "minecraft:stone"  # we saw the block changes
+        goal = Goal(wall_x + 5, by + 1, bz)
+        result = await PathFollower(body).goto(goal, timeout=30)
+        assert result.reached, result
+        assert body.movement.corrections == 0
+        assert any(s.move == "jump" for s in result.last_plan.steps)
+        assert (wall_x, by, bz + 4) in [s.cell for s in result.last_plan.steps]  # through the gap
+        await body.sleep(0.3)
+        me = await squid.request("player", player=body.config.username)
+        assert math.dist(me["position"], body.movement.position) < 1e-6
+        assert [math.floor(v) for v in me["position"]] == [goal.x, goal.y, goal.z]
+    finally:
+        await body.disconnect()

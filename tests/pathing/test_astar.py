@@ -1,0 +1,149 @@
+"""A* on synthetic numpy worlds (real 1.19.2 block-state ids): walls, steps, drops, water, digging, bounds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mirrorcraft.gamedata import state_id
+from mirrorcraft.mcproto_body.world import UNLOADED
+from mirrorcraft.pathing import AIR, BLOCKED, SOLID, TALL, WATER, Goal, PathGrid, find_path, kind_table
+
+STONE = state_id("minecraft:stone")
+WATER_S = state_id("minecraft:water", level=0)
+LAVA = state_id("minecraft:lava", level=0)
+FENCE = state_id("minecraft:oak_fence")
+BEDROCK = state_id("minecraft:bedrock")
+
+
+def world(size=(40, 16, 40), floor: int = 4) -> np.ndarray:
+    """``[x, y, z]`` states: stone for y < floor (feet stand at y = floor), air above."""
+    w = np.zeros(size, dtype=np.uint16)
+    w[:, :floor, :] = STONE
+    return w
+
+
+def plan(w: np.ndarray, start, goal: Goal, **kw):
+    return find_path(PathGrid.from_states(w), start, goal, **kw)
+
+
+def cells(res) -> list[tuple[int, int, int]]:
+    return [s.cell for s in res.steps]
+
+
+def test_kinds() -> None:
+    k = kind_table()
+    assert k[0] == AIR and k[STONE] == SOLID and k[WATER_S] == WATER and k[LAVA] == BLOCKED
+    assert k[FENCE] == TALL and k[int(UNLOADED)] == BLOCKED
+    assert k[state_id("minecraft:oak_slab", type="bottom", waterlogged=True)] == SOLID
+    assert k[state_id("minecraft:seagrass")] == WATER
+
+
+def test_straight_walk_is_optimal() -> None:
+    res = plan(world(), (2, 4, 2), Goal(30, 4, 2))
+    assert res.status == "found" and res.cost == pytest.approx(28)
+    assert cells(res)[-1] == (30, 4, 2) and all(c[1] == 4 for c in cells(res))
+
+
+def test_diagonal_costs_sqrt2() -> None:
+    res = plan(world(), (2, 4, 2), Goal(12, 4, 12))
+    assert res.status == "found" and res.cost == pytest.approx(10 * np.sqrt(2))
+
+
+def test_wall_with_gap_is_walked_around() -> None:
+    w = world()
+    w[20, 4:8, :] = STONE
+    w[20, 4:6, 35] = 0  # a two-high gap at z = 35
+    res = plan(w, (5, 4, 5), Goal(30, 4, 5))
+    assert res.status == "found"
+    assert (20, 4, 35) in cells(res)
+    assert all(w[c[0], c[1], c[2]] == 0 and w[c[0], c[1] + 1, c[2]] == 0 for c in cells(res))
+
+
+def test_one_block_step_is_jumped_two_is_not() -> None:
+    w = world()
+    w[10:, 4, :] = STONE  # one-block step up at x = 10
+    res = plan(w, (5, 4, 5), Goal(15, 5, 5))
+    assert res.status == "found" and [s.move for s in res.steps].count("jump") == 1
+    w2 = world()
+    w2[10:, 4:6, :] = STONE  # two blocks high everywhere: unreachable without digging
+    res2 = plan(w2, (5, 4, 5), Goal(15, 6, 5))
+    assert res2.status == "no_path"
+
+
+def test_jump_needs_head_room() -> None:
+    w = world()
+    w[10:, 4, :] = STONE
+    w[:10, 6, :] = STONE  # ceiling right above the head before the step
+    assert plan(w, (5, 4, 5), Goal(15, 5, 5)).status == "no_path"
+
+
+def test_drops_up_to_three() -> None:
+    for depth, ok in ((1, True), (3, True), (4, False)):
+        w = world(floor=8)
+        w[10:, 8 - depth : 8, :] = 0  # the ground drops by `depth` at x = 10
+        res = plan(w, (5, 8, 5), Goal(15, 8 - depth, 5), max_nodes=20_000)
+        assert (res.status == "found") is ok, depth
+        if ok:
+            assert "drop" in [s.move for s in res.steps]
+
+
+def test_swim_out_of_a_pool() -> None:
+    w = world(floor=8)
+    w[5:15, 4:8, 5:15] = WATER_S  # a pool four deep, surface at y = 7
+    res = plan(w, (10, 4, 10), Goal(20, 8, 10))
+    assert res.status == "found"
+    moves = [s.move for s in res.steps]
+    assert "swim" in moves and "jump" in moves and cells(res)[-1] == (20, 8, 10)
+
+
+def test_lava_and_fences_are_avoided() -> None:
+    w = world()
+    w[10, 3, :] = LAVA  # a lava trench in the floor...
+    w[10, 3, 30] = STONE  # ...with a bridge at z = 30
+    w[20, 4, :] = FENCE
+    w[20, 4, 8] = 0  # a gate at z = 8
+    res = plan(w, (5, 4, 5), Goal(30, 4, 5))
+    assert res.status == "found"
+    assert (10, 4, 30) in cells(res) and (20, 4, 8) in cells(res)
+
+
+def test_dig_through_only_when_allowed_and_cheaper() -> None:
+    w = world()
+    w[20, 4:16, :] = STONE  # a full wall, no gap
+    assert plan(w, (5, 4, 5), Goal(30, 4, 5)).status == "no_path"
+    res = plan(w, (5, 4, 5), Goal(30, 4, 5), dig_cost=1.0)
+    assert res.status == "found"
+    digs = [s for s in res.steps if s.dig]
+    assert len(digs) == 1 and set(digs[0].dig) == {(20, 4, 5), (20, 5, 5)}
+    assert res.cost == pytest.approx(25 + 2 * (1 + 1.5))  # walk 25 + two stone blocks (hardness 1.5)
+    w[20, 4:6, 5] = BEDROCK
+    res = plan(w, (5, 4, 5), Goal(30, 4, 5), dig_cost=1.0)
+    assert res.status == "found" and all(5 not in (c[2] for c in s.dig) for s in res.steps if s.dig)
+
+
+def test_search_is_bounded_and_returns_partial() -> None:
+    w = world(size=(200, 10, 200))
+    w[100, 4:10, :] = STONE
+    res = plan(w, (5, 4, 100), Goal(190, 4, 100), max_nodes=500)
+    assert res.status == "partial" and res.nodes <= 501
+    assert cells(res)[-1][0] > 50  # made progress towards the goal
+    res = plan(w, (5, 4, 100), Goal(190, 4, 100), max_seconds=0.0)
+    assert res.status == "partial"
+
+
+def test_unloaded_cells_block() -> None:
+    w = world()
+    w[20:, :, :] = UNLOADED
+    assert plan(w, (5, 4, 5), Goal(30, 4, 5)).status == "no_path"
+
+
+def test_goal_radius_and_xz_goal() -> None:
+    res = plan(world(), (2, 4, 2), Goal(30, None, 2, radius=3))
+    assert res.status == "found" and cells(res)[-1] == (27, 4, 2)
+
+
+def test_64_block_plan_is_fast() -> None:
+    w = world(size=(80, 12, 80))
+    res = plan(w, (4, 4, 4), Goal(68, 4, 4))
+    assert res.status == "found" and res.seconds < 0.5 and res.cost == pytest.approx(64)
