@@ -57,6 +57,15 @@ def build_parser() -> argparse.ArgumentParser:
     export = csub.add_parser("export", help="export the JSON schemas of every contract model to DIR")
     export.add_argument("dir", help="output folder")
     export.set_defaults(handler=cmd_contracts_export)
+
+    # Subsystem commands register themselves; each imports its heavy parts lazily in its handlers.
+    from mirrorcraft.datapacks.cli import add_datapacks_parser
+    from mirrorcraft.server.cli import add_serve_parser
+    from mirrorcraft.worlds.cli import add_worlds_parser
+
+    add_serve_parser(sub)
+    add_worlds_parser(sub)
+    add_datapacks_parser(sub)
     return parser
 
 

@@ -60,9 +60,9 @@ def template_version(configuration: str) -> str:
     return f"{configuration}/v{PROMPT_TEMPLATE_VERSION}/{templates_digest()}"
 
 
-def render(name: str, **values: object) -> str:
-    """Substitute ``values`` into template ``name`` (every ``$placeholder`` must be given)."""
-    return load_template(name).substitute({k: str(v) for k, v in values.items()})
+def render(template: str, /, **values: object) -> str:
+    """Substitute ``values`` into template ``template`` (every ``$placeholder`` must be given)."""
+    return load_template(template).substitute({k: str(v) for k, v in values.items()})
 
 
 def render_skills(skills: list[SkillSpec]) -> str:

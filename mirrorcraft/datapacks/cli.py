@@ -157,7 +157,7 @@ def add_datapacks_parser(subparsers: argparse._SubParsersAction) -> argparse.Arg
     build.add_argument(
         "--suite", choices=["M01", "M02", "M03", "M04", "M05", "M06"], help="one suite (default: all)"
     )
-    build.add_argument("--out", default="datapacks", help="output folder (default: datapacks)")
+    build.add_argument("--out", default="runs/datapacks", help="output folder (default: runs/datapacks)")
     build.set_defaults(handler=cmd_build)
 
     audit = sub.add_parser(
@@ -183,7 +183,7 @@ def add_datapacks_parser(subparsers: argparse._SubParsersAction) -> argparse.Arg
         "biome", help="kind=biome specs -> worldgen packs for a vanilla server (best effort)"
     )
     biome.add_argument("--biome", help="one biome spec (default: all five)")
-    biome.add_argument("--out", default="datapacks", help="output folder (default: datapacks)")
+    biome.add_argument("--out", default="runs/datapacks", help="output folder (default: runs/datapacks)")
     biome.set_defaults(handler=cmd_biome)
 
     cards = sub.add_parser("cards", help="print the rule cards shown to ReAct w/rules")

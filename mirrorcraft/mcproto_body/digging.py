@@ -257,8 +257,12 @@ class Digger:
         after = self.world.state_at(*pos)
         new_name = block_of_state(after).name if after is not None else None
         broken = after is not None and after != state
-        reason = "" if broken else (
-            "the server refused the break (too early?)" if acked else "no acknowledgement from the server"
+        reason = (
+            ""
+            if broken
+            else (
+                "the server refused the break (too early?)" if acked else "no acknowledgement from the server"
+            )
         )
         return DigResult(pos, name, broken, new_name, ticks, clock.seconds() - t0, reason)
 

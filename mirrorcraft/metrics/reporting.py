@@ -16,10 +16,11 @@ and records not produced by a game (synthetic records) are flagged in the header
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from mirrorcraft.contracts import EpisodeRecord
+from mirrorcraft.contracts import EpisodeRecord, StudyGrid
 from mirrorcraft.metrics import tables
 from mirrorcraft.metrics.paired import biome_of, is_fault
 from mirrorcraft.metrics.plots import plot_irr_rl, plot_rie_by_suite
@@ -55,6 +56,7 @@ def build_tables(
         tables.disclosure(records, n_boot=n_boot, seed=seed),
         tables.irr_rl(records),
         tables.horizon(records, checkpoints),
+        tables.costs(records),
     ]
 
 
@@ -72,6 +74,26 @@ def integrity_notes(records: Sequence[EpisodeRecord]) -> list[str]:
     return notes
 
 
+def grid_coverage(run_dir: Path, records: Sequence[EpisodeRecord]) -> list[str]:
+    """Compare the records with the run's ``grid.json`` (missing episodes, records outside the grid).
+
+    The grid is read as plain JSON and expanded with the contract's :class:`StudyGrid` (no import of
+    :mod:`mirrorcraft.study`: metrics sit below the study in the dependency order).
+    """
+    path = run_dir / "grid.json"
+    if not path.exists():
+        return ["no grid.json in the run folder: completeness not checked"]
+    grid = StudyGrid.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    expected = {i.episode_id for i in grid.expand()}
+    have = {r.episode_id for r in records}
+    lines = [f"grid {grid.name}: {len(expected)} episodes, {len(expected & have)} with a final record"]
+    if expected - have:
+        lines.append(f"**incomplete study: {len(expected - have)} episodes have no record yet**")
+    if have - expected:
+        lines.append(f"**{len(have - expected)} records do not belong to the grid**")
+    return lines
+
+
 def _header(records: Sequence[EpisodeRecord], scan: ResultsScan) -> str:
     faults = [r for r in records if is_fault(r)]
     synthetic = sum(r.prompt_template_version == SYNTHETIC_MARK for r in records)
@@ -84,6 +106,7 @@ def _header(records: Sequence[EpisodeRecord], scan: ResultsScan) -> str:
         f"- ignored lines of results.jsonl: {len(scan.bad_lines)}",
         f"- duplicate records ignored: {len(scan.duplicates)}",
     ]
+    lines += [f"- {line}" for line in grid_coverage(scan.path.parent, records)]
     if synthetic:
         lines.append(
             f"- **{synthetic} synthetic records** (built by mirrorcraft.metrics.synthetic, not game episodes)"

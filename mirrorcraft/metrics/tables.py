@@ -12,6 +12,7 @@ records; nothing is copied from the paper):
 :func:`disclosure`                 Table 5: hidden vs disclosed rules per agent and task, ΔScore, ΔSR
 :func:`irr_rl`                     Table 9: IRR and RL per suite × configuration and their suite average
 :func:`horizon`                    Table 3: cumulative SR at action checkpoints, Vanilla and Mirror
+:func:`costs`                      Table 6 (lower panel): actions, time, cost, Vanilla and Mirror; totals
 =================================  ==========================================================================
 
 Pooling decisions (documented in docs/metrics.md): Score/SR cells are plain means over the episodes of
@@ -428,9 +429,10 @@ def irr_rl(records: Sequence[EpisodeRecord]) -> Table:
 
 
 def horizon(records: Sequence[EpisodeRecord], checkpoints: Sequence[int] = (100, 150, 200)) -> Table:
-    """Paper Table 3: cumulative SR (%) at each checkpoint, Vanilla and Mirror, averaged equally over tasks."""
+    """Paper Table 3: cumulative SR (%) at each checkpoint, Vanilla and Mirror, averaged equally over tasks,
+    per model and configuration (the paper's horizon study is Gemini only)."""
     recs = _valid(records)
-    cols = [Column("configuration", "Configuration", "str")]
+    cols = [Column("model", "Model", "str"), Column("configuration", "Configuration", "str")]
     for k in checkpoints:
         cols += [Column(f"vanilla_{k}", f"V@{k}", "pct"), Column(f"mirror_{k}", f"M@{k}", "pct")]
     budgets = sorted({r.identity.budget for r in recs})
@@ -444,11 +446,55 @@ def horizon(records: Sequence[EpisodeRecord], checkpoints: Sequence[int] = (100,
         "vanilla": lambda r: r.identity.suite is None,
         "mirror": lambda r: r.identity.suite is not None,
     }
-    for config in config_order([r.identity.configuration for r in recs]):
-        row: dict[str, Any] = {"configuration": config}
-        for cond, pick in select.items():
-            sel = [r for r in recs if r.identity.configuration == config and pick(r)]
-            for k in checkpoints:
-                row[f"{cond}_{k}"] = horizon_sr(sel, k) if sel else None
-        table.rows.append(row)
+    for model in sorted({r.identity.model.name for r in recs}):
+        for config in config_order([r.identity.configuration for r in recs]):
+            mine = [r for r in recs if r.identity.configuration == config and r.identity.model.name == model]
+            if not mine:
+                continue
+            row: dict[str, Any] = {"model": model, "configuration": config}
+            for cond, pick in select.items():
+                sel = [r for r in mine if pick(r)]
+                for k in checkpoints:
+                    row[f"{cond}_{k}"] = horizon_sr(sel, k) if sel else None
+            table.rows.append(row)
+    return table
+
+
+def costs(records: Sequence[EpisodeRecord]) -> Table:
+    """Actions, wall time and API cost per model and configuration, Vanilla and Mirror (paper Table 6's
+    lower panel), with study totals. Fault records are excluded like everywhere else."""
+    recs = _valid(records)
+    cols = [Column("model", "Model", "str"), Column("configuration", "Configuration", "str")]
+    for cond, label in (("vanilla", "V"), ("mirror", "M")):
+        cols += [
+            Column(f"{cond}_actions", f"Actions {label}"),
+            Column(f"{cond}_time_min", f"Time {label} (min)"),
+            Column(f"{cond}_cost_usd", f"Cost {label} ($)", "f2"),
+        ]
+    cols += [
+        Column("episodes", "episodes", "int"),
+        Column("total_hours", "total time (h)"),
+        Column("total_cost_usd", "total cost ($)", "f2"),
+    ]
+    table = Table("costs", "Actions, time and cost per episode (means) and totals", cols)
+    models = sorted({r.identity.model.name for r in recs})
+    for model in [*models, ALL] if len(models) > 1 else models:
+        for config in [*config_order([r.identity.configuration for r in recs]), ALL]:
+            mine = [
+                r
+                for r in recs
+                if model in (ALL, r.identity.model.name) and config in (ALL, r.identity.configuration)
+            ]
+            if not mine:
+                continue
+            row: dict[str, Any] = {"model": model, "configuration": config}
+            for cond, is_vanilla in (("vanilla", True), ("mirror", False)):
+                sel = [r for r in mine if (r.identity.suite is None) == is_vanilla]
+                row[f"{cond}_actions"] = mean_actions(sel) if sel else None
+                row[f"{cond}_time_min"] = mean_minutes(sel) if sel else None
+                row[f"{cond}_cost_usd"] = mean_cost(sel) if sel else None
+            row["episodes"] = len(mine)
+            row["total_hours"] = sum(r.wall_time_s for r in mine) / 3600.0
+            row["total_cost_usd"] = sum(r.usage.cost_usd for r in mine)
+            table.rows.append(row)
     return table

@@ -1,1 +1,34 @@
-"""mirrorcraft.server (see docs/architecture.md)."""
+"""The embedded Minecraft 1.19.2 server (protocol 760, also 1.19 = 759): loads Anvil saves and datapacks,
+streams chunks, checks movement, digs with loot-table drops, handles items, inventory and placement.
+
+Public API (imported lazily so ``mirrorcraft.server.cli`` stays cheap for ``--help``):
+
+* :class:`ServerConfig` — world, bind address, tick rate, view distance, seeds, controls;
+* :class:`EmbeddedServer` — ``start() -> port`` on the running Twisted reactor, ``stop()``, ``save()`` and
+  the test hook (``give_item``, ``set_block``, ``teleport``, ``inventory``...);
+* :class:`ServerProcess` — the same server in a child process (``start() -> port``, ``stop()``).
+
+See docs/server.md for behaviour, deliberate deviations from vanilla, and what is not done yet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["EmbeddedServer", "ServerConfig", "ServerProcess"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "EmbeddedServer":
+        from mirrorcraft.server.embedded import EmbeddedServer
+
+        return EmbeddedServer
+    if name == "ServerConfig":
+        from mirrorcraft.server.config import ServerConfig
+
+        return ServerConfig
+    if name == "ServerProcess":
+        from mirrorcraft.server.process import ServerProcess
+
+        return ServerProcess
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

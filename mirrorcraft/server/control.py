@@ -193,6 +193,7 @@ class RconServerControl(ServerControl):
         Raises:
             ControlError: a command was refused (the message quotes the reply), or no player is online.
         """
+        target, names = await self._targets()  # fail before changing anything when nobody is online
         rules: dict[str, bool | int] = {}
         for rule, value in controls.game_rules.items():
             await self._expect(f"gamerule {rule} {_java_bool(value)}", "commands.gamerule.set")
@@ -209,7 +210,6 @@ class RconServerControl(ServerControl):
         day_time = int(g[0])
         await self._expect(f"weather {controls.weather}", f"commands.weather.set.{controls.weather}")
 
-        target, names = await self._targets()
         await self._expect(
             f"effect clear {target}",
             "commands.effect.clear.everything.success.single",

@@ -74,7 +74,8 @@ class Game:
         self.players: dict[int, PlayerConnection] = {}
         self.items: dict[int, ItemEntity] = {}
         self.tick_count = 0
-        self.tick_times: list[float] = []
+        self.tick_times: list[float] = []  # seconds of work per tick
+        self.tick_starts: list[float] = []  # perf_counter() at each tick start (loop jitter = reactor load)
         self.chunks_sent = 0
         self._next_eid = 1
         self.loot_rng = seeded_rng(level.seed, config.episode_seed, "loot")
@@ -116,6 +117,7 @@ class Game:
     def tick(self) -> None:
         """One game tick: items, pickups, player broadcasts, keep-alives."""
         t0 = time.perf_counter()
+        self.tick_starts.append(t0)
         try:
             self.tick_count += 1
             self._tick_items()
@@ -126,6 +128,7 @@ class Game:
         self.tick_times.append(time.perf_counter() - t0)
         if len(self.tick_times) > 100_000:
             del self.tick_times[:50_000]
+            del self.tick_starts[:50_000]
 
     def new_eid(self) -> int:
         eid = self._next_eid

@@ -33,6 +33,7 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -164,6 +165,9 @@ class LocalExecutor(Executor):
 
     def start(self, run_episode: EpisodeFn) -> None:
         self._fn = run_episode
+        self._new_pool()
+
+    def _new_pool(self) -> None:
         self._pool = ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -176,7 +180,16 @@ class LocalExecutor(Executor):
 
     def submit(self, identity: EpisodeIdentity) -> None:
         assert self._pool is not None, "start() first"
-        fut = self._pool.submit(execute_episode, self._fn, identity.model_dump_json(), self.evaluator)
+        try:
+            fut = self._pool.submit(execute_episode, self._fn, identity.model_dump_json(), self.evaluator)
+        except BrokenProcessPool:
+            # A worker died (crash, OOM kill): its episodes came back as faults; start a fresh pool once
+            # the broken one has no futures left to report.
+            if any(not f.done() for f in self._futures):
+                raise
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._new_pool()
+            fut = self._pool.submit(execute_episode, self._fn, identity.model_dump_json(), self.evaluator)
         self._futures[fut] = identity
 
     def next_done(self) -> EpisodeRecord:
@@ -243,6 +256,7 @@ class RayExecutor(Executor):
         self._remote: Any = None
         self._fn_ref: Any = None
         self._inflight: dict[Any, tuple[EpisodeIdentity, float | None]] = {}
+        self._capacity = 1
 
     def start(self, run_episode: EpisodeFn) -> None:
         ray = self._ray = _import_ray()
@@ -256,11 +270,12 @@ class RayExecutor(Executor):
             self._owns_ray = True
         self._remote = ray.remote(num_cpus=self.cpus_per_episode, max_retries=0)(execute_episode)
         self._fn_ref = ray.put(run_episode)
+        cpus = float(ray.cluster_resources().get("CPU", 1))
+        self._capacity = max(1, int(cpus // self.cpus_per_episode))
 
     @property
     def capacity(self) -> int:
-        cpus = float(self._ray.cluster_resources().get("CPU", 1)) if self._ray else 1.0
-        return max(1, int(cpus // self.cpus_per_episode))
+        return self._capacity
 
     def submit(self, identity: EpisodeIdentity) -> None:
         ref = self._remote.remote(self._fn_ref, identity.model_dump_json(), self.evaluator)

@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 #: Default output folder (relative to the working directory).
-DEFAULT_OUT = Path("worlds")
+DEFAULT_OUT = Path("runs/worlds")
 #: The build record written next to the worlds.
 CATALOGUE_FILE = "catalogue.json"
 

@@ -92,20 +92,20 @@ def add_worlds_parser(subparsers: argparse._SubParsersAction) -> argparse.Argume
     )
 
     build = sub.add_parser("build", help="generate Vanilla worlds and make their Mirror copies")
-    build.add_argument("--out", default="worlds", help="catalogue folder (default: worlds)")
+    build.add_argument("--out", default="runs/worlds", help="catalogue folder (default: runs/worlds)")
     build.add_argument("--only", help=sel_help)
     build.add_argument("--radius", type=int, default=None, help="pregenerated radius in blocks (default 256)")
     build.add_argument("--force", action="store_true", help="rebuild worlds that exist")
     build.set_defaults(handler=cmd_build)
 
     ls = sub.add_parser("list", help="list the 70 catalogue worlds")
-    ls.add_argument("--out", default="worlds")
+    ls.add_argument("--out", default="runs/worlds")
     ls.add_argument("--only", help=sel_help)
     ls.set_defaults(handler=cmd_list)
 
     check = sub.add_parser("check", help="integrity checks of built worlds (non-zero exit on failure)")
     check.add_argument("name", nargs="?", help=sel_help + " (default: all)")
-    check.add_argument("--out", default="worlds")
+    check.add_argument("--out", default="runs/worlds")
     check.add_argument(
         "--radius",
         type=int,

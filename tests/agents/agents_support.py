@@ -33,7 +33,9 @@ class ScriptedCompletion:
     Each script entry is a string or a function of the request kwargs returning a string.
     """
 
-    def __init__(self, script: list[str | Callable[[dict[str, Any]], str]] | Callable[[dict[str, Any]], str]) -> None:
+    def __init__(
+        self, script: list[str | Callable[[dict[str, Any]], str]] | Callable[[dict[str, Any]], str]
+    ) -> None:
         self.responder = script if callable(script) else None
         self.script = [] if callable(script) else list(script)
         self.requests: list[dict[str, Any]] = []
@@ -67,12 +69,16 @@ def client(script: Any, **settings: Any) -> tuple[LLMClient, ScriptedCompletion]
     return LLMClient(s, backend=LiteLLMBackend(s, completion_fn=fake), sleep=lambda _s: None), fake
 
 
-def context(task: str = "iron_armor", rule_cards: list[str] | None = None, budget: int | None = None) -> AgentContext:
+def context(
+    task: str = "iron_armor", rule_cards: list[str] | None = None, budget: int | None = None
+) -> AgentContext:
     spec = TASKS[task] if budget is None else TASKS[task].model_copy(update={"budget": budget})
     return AgentContext(task=spec, skills=list(SKILL_SPECS.values()), rule_cards=rule_cards, rng_seed=3)
 
 
-def report(skill: str, status: str = "success", delta: dict[str, int] | None = None, **kw: Any) -> OutcomeReport:
+def report(
+    skill: str, status: str = "success", delta: dict[str, int] | None = None, **kw: Any
+) -> OutcomeReport:
     """A real outcome report; ``completed`` defaults to 1 for a success."""
     produced = kw.pop("produced", None)
     if status == "success":
@@ -100,7 +106,13 @@ def observation(
     spec = TASKS[task]
     budget = budget or spec.budget
     ms = [
-        {"advancement": m.advancement, "title": m.title, "description": m.description, "value": m.value, "done": i < done}
+        {
+            "advancement": m.advancement,
+            "title": m.title,
+            "description": m.description,
+            "value": m.value,
+            "done": i < done,
+        }
         for i, m in enumerate(spec.milestones)
     ]
     nxt = next((m["advancement"] for m in ms if not m["done"]), None)
@@ -137,7 +149,9 @@ class World:
     replays outcomes a test chose, so agents see realistic observation sequences.
     """
 
-    def __init__(self, task: str, outcomes: dict[str, Callable[[SkillCall], OutcomeReport]], **obs_kw: Any) -> None:
+    def __init__(
+        self, task: str, outcomes: dict[str, Callable[[SkillCall], OutcomeReport]], **obs_kw: Any
+    ) -> None:
         self.task = task
         self.outcomes = outcomes
         self.inventory: dict[str, int] = dict(obs_kw.pop("inventory", {}))
@@ -154,7 +168,9 @@ class World:
     def execute(self, call: SkillCall) -> OutcomeReport:
         self.calls.append(call)
         self.actions += 1
-        rep = self.outcomes.get(call.name, lambda c: report(c.name, "failure", reason="other", message="unscripted"))(call)
+        rep = self.outcomes.get(
+            call.name, lambda c: report(c.name, "failure", reason="other", message="unscripted")
+        )(call)
         for k, v in rep.inventory_delta.items():
             self.inventory[k] = self.inventory.get(k, 0) + v
         self.last = (self.actions, call, rep)

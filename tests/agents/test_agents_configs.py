@@ -11,9 +11,9 @@ import json
 import pytest
 from agents_support import World, agent, context, observation, report, run, step, user_text
 
-from mirrorcraft.agents import AgentError, make_agent, run_episode
+from mirrorcraft.agents import AgentError, ReplayMismatchError, make_agent, run_episode
 from mirrorcraft.agents.prompting import PROMPT_TEMPLATE_VERSION
-from mirrorcraft.contracts import SKILL_NAMES, EndReason, PolicyError, SkillCall, load_all_suites
+from mirrorcraft.contracts import SKILL_NAMES, EndReason, PolicyError, SkillCall, find_leaks, load_all_suites
 
 LLM_CONFIGS = ["direct", "react", "reflexion", "voyager", "xenon", "adam"]
 EXPLORE = '{"thought": "look around", "skill": "explore", "args": {"direction": "north", "distance": 16}}'
@@ -40,11 +40,12 @@ def test_prompt_shows_every_observation_field_and_the_skills(name):
                       entities={"cow": 9.0}, actions_used=4)  # fmt: skip
     ag.observe(obs)
     call = run(ag.decide())
-    assert call == SkillCall.create("explore", {"direction": "north", "distance": 16 if name != "voyager" else 32})
+    assert call == SkillCall.create(
+        "explore", {"direction": "north", "distance": 16 if name != "voyager" else 32}
+    )
     system, user = (m["content"] for m in fake.requests[0]["messages"])
     for skill in SKILL_NAMES:
         assert f"- {skill}: " in system
-    assert '"craft_grid"' not in user or True  # the observation lists skills by name
     payload = json.loads(user.split("CURRENT OBSERVATION (canonical JSON):\n", 1)[1].split("\n", 1)[0])
     assert set(payload) == {
         "task", "position", "biome", "survival", "equipment", "inventory", "nearby_blocks", "nearby_entities",
@@ -65,7 +66,12 @@ def test_rule_cards_only_for_react_rules_and_no_rule_text_elsewhere():
     ag.reset(context(rule_cards=cards))
     ag.observe(observation())
     run(ag.decide())
-    ag.observe(observation(actions_used=1, last=(1, SkillCall.create("explore", {"direction": "north", "distance": 16}), report("explore"))))
+    ag.observe(
+        observation(
+            actions_used=1,
+            last=(1, SkillCall.create("explore", {"direction": "north", "distance": 16}), report("explore")),
+        )
+    )
     run(ag.decide())
     for prompt in fake.prompts():  # the exact card text in every call
         assert cards[0].strip() in prompt and "ACTIVE RULE CHANGES" in prompt
@@ -83,11 +89,18 @@ def test_rule_cards_only_for_react_rules_and_no_rule_text_elsewhere():
         text = other_fake.prompts()[0]
         assert "ACTIVE RULE CHANGES" not in text
         assert not any(card in text for card in every_card)
-        assert not any(line in text for card in every_card for line in card.splitlines()[1:] if len(line) > 20)
+        assert not any(
+            line in text for card in every_card for line in card.splitlines()[1:] if len(line) > 20
+        )
 
 
 def test_react_trace_keeps_the_16_most_recent_transitions():
-    ag, fake = agent("react", lambda kw: json.dumps({"thought": "walk", "skill": "go_to", "args": {"x": 100 + len(fake.requests), "y": 64, "z": 0}}))
+    ag, fake = agent(
+        "react",
+        lambda kw: json.dumps(
+            {"thought": "walk", "skill": "go_to", "args": {"x": 100 + len(fake.requests), "y": 64, "z": 0}}
+        ),
+    )
     world = World("iron_armor", {"go_to": lambda c: report("go_to")})
     ag.reset(context())
     ag.observe(world.observe())
@@ -143,7 +156,8 @@ def test_policy_error_then_valid_call_attaches_the_error_to_the_step():
     ctx = context(budget=2)
     result = run(run_episode(ag, ctx, world.observe, world.execute))
     assert result.end_reason == EndReason.BUDGET_EXHAUSTED and len(result.steps) == 2
-    assert [e.kind for e in result.steps[0].policy_errors] == ["unparseable"] and result.steps[1].policy_errors == []
+    assert [e.kind for e in result.steps[0].policy_errors] == ["unparseable"]
+    assert result.steps[1].policy_errors == []
     assert result.usage.model_calls == 3
 
 
@@ -156,8 +170,15 @@ LESSON = "Iron ore cannot be mined with a wooden pickaxe: craft a stone pickaxe 
 def test_reflexion_writes_a_lesson_after_repeated_failure_and_uses_it():
     responses = [MINE_IRON, MINE_IRON, json.dumps({"lessons": [{"text": LESSON, "replaces": None}]}), EXPLORE]
     ag, fake = agent("reflexion", responses)
-    weak = lambda c: report("mine", "failure", reason="tool_too_weak", message="iron_ore needs a better pickaxe")  # noqa: E731
-    world = World("iron_armor", {"mine": weak, "explore": lambda c: report("explore")}, inventory={"minecraft:wooden_pickaxe": 1})
+
+    def weak(c):
+        return report("mine", "failure", reason="tool_too_weak", message="iron_ore needs a better pickaxe")
+
+    world = World(
+        "iron_armor",
+        {"mine": weak, "explore": lambda c: report("explore")},
+        inventory={"minecraft:wooden_pickaxe": 1},
+    )
     ag.reset(context())
     ag.observe(world.observe())
 
@@ -226,17 +247,29 @@ TOOLS = {
 
 
 def test_voyager_stores_retrieves_and_repairs_a_program():
-    repaired = dict(TOOLS, steps=[TOOLS["steps"][1], TOOLS["steps"][2], TOOLS["steps"][3], {"skill": "equip", "args": {"item": "wooden_pickaxe"}}])
+    repaired = dict(
+        TOOLS,
+        steps=[
+            TOOLS["steps"][1],
+            TOOLS["steps"][2],
+            TOOLS["steps"][3],
+            {"skill": "equip", "args": {"item": "wooden_pickaxe"}},
+        ],
+    )
     script = [
         json.dumps(dict(TOOLS, thought="tools first")),
         '{"success": true, "critique": "all four crafts worked"}',
         '{"thought": "same again", "use_procedure": "wooden_tools"}',
         json.dumps(dict(repaired, thought="table is missing: place it first")),
         '{"success": true, "critique": "repaired program worked"}',
-        EXPLORE.replace('"skill"', '"procedure": "x", "steps": [], "skill"'),
     ]
     ag, fake = agent("voyager", script)
-    place_results = iter([report("place", "success"), report("place", "failure", reason="missing_items", message="no crafting_table")])
+    place_results = iter(
+        [
+            report("place", "success"),
+            report("place", "failure", reason="missing_items", message="no crafting_table"),
+        ]
+    )
     outcomes = {
         "craft_grid": lambda c: report("craft_grid", delta={"minecraft:stick": 4}),
         "place": lambda c: next(place_results, report("place")),
@@ -261,14 +294,15 @@ def test_voyager_stores_retrieves_and_repairs_a_program():
     assert world.calls[-1].name == "place" and ag.repair_due is not None
     run(play(4))  # repair call, then the repaired program's 4 steps
     assert ag.repairs == 1
-    assert [c.purpose for c in ag.llm.meter.calls] == ["action", "critique", "action", "repair", "critique"]
+    assert [c.purpose for c in ag.llm.meter.calls] == ["action", "critique", "action", "repair"]
     repair_prompt = user_text(fake.requests[3])
     assert "Failure: step 2" in repair_prompt and "no crafting_table" in repair_prompt
     assert [c.name for c in world.calls[-4:]] == ["place", "craft_grid", "craft_grid", "equip"]
-    run(play(0))
-    run(ag._prepare())  # the critique of the repaired program updates the library entry
+    run(ag._prepare())  # before the next decision: the critique of the repaired program updates the library
+    assert [c.purpose for c in ag.llm.meter.calls][-1] == "critique"
     entry = ag.library["wooden_tools"]
-    assert [s.name for s in entry.steps] == ["place", "craft_grid", "craft_grid", "equip"] and entry.successes == 2
+    assert [s.name for s in entry.steps] == ["place", "craft_grid", "craft_grid", "equip"]
+    assert entry.successes == 2
     assert world.actions == 10
 
 
@@ -306,11 +340,18 @@ def test_xenon_corrects_a_contradicted_edge_and_replans_after_two_failures():
              "expect": {"furnace": 1}}  # fmt: skip
     smelt = {"thought": "smelt", "skill": "smelt", "args": {"input": "raw_iron", "fuel": "coal", "count": 3},
              "expect": {"iron_ingot": 3}}  # fmt: skip
-    plan = {"plan": [{"item": "blast_furnace", "via": "place it"}, {"item": "iron_ingot", "via": "smelt in blast_furnace"}]}
+    plan = {
+        "plan": [
+            {"item": "blast_furnace", "via": "place it"},
+            {"item": "iron_ingot", "via": "smelt in blast_furnace"},
+        ]
+    }
     script = [json.dumps(craft), json.dumps(smelt), json.dumps(plan), EXPLORE]
     ag, fake = agent("xenon", script)
     outcomes = {
-        "craft_grid": lambda c: report("craft_grid", delta={C: -8, "minecraft:blast_furnace": 1}, produced={"minecraft:blast_furnace": 1}),
+        "craft_grid": lambda c: report(
+            "craft_grid", delta={C: -8, "minecraft:blast_furnace": 1}, produced={"minecraft:blast_furnace": 1}
+        ),
         "smelt": lambda c: report("smelt", "failure", reason="no_workstation", message="no furnace nearby"),
         "explore": lambda c: report("explore"),
     }
@@ -334,9 +375,16 @@ def test_xenon_corrects_a_contradicted_edge_and_replans_after_two_failures():
     replan = user_text(fake.requests[2])
     assert "minecraft:furnace <- " in replan and "[contradicted" in replan and "no furnace nearby" in replan
     after = user_text(fake.requests[3])
-    assert "CURRENT PLAN (frontier first): blast_furnace via place it; iron_ingot via smelt in blast_furnace" in after
-    retrieved = after.split("DEPENDENCY KNOWLEDGE (retrieved):\n", 1)[1].split("CURRENT PLAN")[0].strip().splitlines()
-    assert len(retrieved) == 3 and any("minecraft:blast_furnace <- " in r and "[observed" in r for r in retrieved)
+    assert (
+        "CURRENT PLAN (frontier first): blast_furnace via place it; iron_ingot via smelt in blast_furnace"
+        in after
+    )
+    retrieved = (
+        after.split("DEPENDENCY KNOWLEDGE (retrieved):\n", 1)[1].split("CURRENT PLAN")[0].strip().splitlines()
+    )
+    assert len(retrieved) == 3 and any(
+        "minecraft:blast_furnace <- " in r and "[observed" in r for r in retrieved
+    )
     assert world.actions == 3 and ag.replans == 1
 
 
@@ -345,24 +393,42 @@ def test_xenon_capacities():
     ag.reset(context())
     ag.observe(observation())
     for i in range(40):
-        ag._put(f"minecraft:item_{i}", ("mine", f"minecraft:block_{i}"), 1, "observed" if i < 5 else "hypothesis", i)
+        ag._put(
+            f"minecraft:item_{i}",
+            ("mine", f"minecraft:block_{i}"),
+            1,
+            "observed" if i < 5 else "hypothesis",
+            i,
+        )
     assert len(ag.edges) == 32
-    assert all(ag.edge(f"minecraft:item_{i}", ("mine", f"minecraft:block_{i}")) for i in range(5))  # observed kept
+    # observed edges are kept, hypotheses evicted first
+    assert all(ag.edge(f"minecraft:item_{i}", ("mine", f"minecraft:block_{i}")) for i in range(5))
     assert ag.effects.maxlen == 32
 
 
 # -- ADAM --------------------------------------------------------------------------------------------
 
-MINE_LOG = {"thought": "wood", "skill": "mine", "args": {"block": "oak_log", "count": 2}, "expect": {"oak_log": 2}}
+MINE_LOG = {
+    "thought": "wood",
+    "skill": "mine",
+    "args": {"block": "oak_log", "count": 2},
+    "expect": {"oak_log": 2},
+}
 TABLE = {"thought": "table from logs?", "skill": "craft_grid",
          "args": {"workstation": "inventory", "grid": [["oak_log", "oak_log"], ["oak_log", "oak_log"]]}}  # fmt: skip
-PROBE = {"hypothesis": "mining oak_log yields planks", "skill": "mine", "args": {"block": "oak_log", "count": 1}}
+PROBE = {
+    "hypothesis": "mining oak_log yields planks",
+    "skill": "mine",
+    "args": {"block": "oak_log", "count": 1},
+}
 
 
 def _adam_world(budget=50):
     outcomes = {
         "mine": lambda c: report("mine", completed=c.args["count"], delta={P: 4 * c.args["count"]}),
-        "craft_grid": lambda c: report("craft_grid", "failure", reason="no_output", message="nothing in the result slot"),
+        "craft_grid": lambda c: report(
+            "craft_grid", "failure", reason="no_output", message="nothing in the result slot"
+        ),
         "explore": lambda c: report("explore"),
     }
     return World("iron_armor", outcomes, budget=budget)
@@ -387,10 +453,13 @@ def test_adam_probes_an_uncertain_link_and_learns_from_two_comparable_samples():
     assert ag.blocked() and ag.probe_allowed()
     run(play(1))  # the probe: chosen by an analysis call, executed as an ordinary action
     assert [c.purpose for c in ag.llm.meter.calls] == ["action", "action", "action", "analysis"]
-    assert world.calls[-1] == SkillCall.create("mine", {"block": "oak_log", "count": 1}) and world.actions == 4
+    assert (
+        world.calls[-1] == SkillCall.create("mine", {"block": "oak_log", "count": 1}) and world.actions == 4
+    )
     assert ag.probes == 1 and ag.probe_log[0]["event"] == "probe"
     assert "mine" in user_text(fake.requests[3]) and "uncertain" in user_text(fake.requests[3])
-    link = ag.links[(sig, P)]  # two comparable samples (2 blocks -> 8 planks, 1 block -> 4) agree: 4 per block
+    # two comparable samples (2 blocks -> 8 planks, 1 block -> 4) agree: 4 per block
+    link = ag.links[(sig, P)]
     assert link.status == "confirmed" and link.per_unit == 4 and link.samples == 2
     assert (sig, "minecraft:oak_log") not in ag.links
     run(play(1))
@@ -412,20 +481,27 @@ def test_adam_refuses_probes_in_the_final_12_actions_and_caps_them_at_two():
     assert ag.blocked() and ag.uncertain() and ag.probes == 0 and ag.probe_refusals >= 1
     assert all(c.purpose == "action" for c in ag.llm.meter.calls)
 
-    ag2, _ = agent("adam", lambda kw: json.dumps(PROBE if "intervention probe" in user_text(kw) else TABLE))
+    def responder(kw):
+        if "intervention probe" in user_text(kw):
+            return json.dumps(PROBE)
+        return json.dumps(MINE_LOG if len(fake2.requests) == 1 else TABLE)
+
+    ag2, fake2 = agent("adam", responder)
     world2 = _adam_world()
+    mined = iter(range(100))  # the log yield alternates 4, 2, 4...: comparable samples keep disagreeing
+    world2.outcomes["mine"] = lambda c: report(
+        "mine", completed=c.args["count"], delta={P: (4 if next(mined) % 2 == 0 else 2) * c.args["count"]}
+    )
     ag2.reset(context())
-    ag2.links[(("mine", "minecraft:oak_log"), P)] = None  # replaced below by a real observation
-    ag2.links.clear()
     ag2.observe(world2.observe())
-    world2.execute(SkillCall.create("mine", {"block": "oak_log", "count": 1}))
 
     async def play2(n):
         for _ in range(n):
             await step(ag2, world2)
 
     run(play2(12))
-    assert ag2.probes == 2 and ag2.llm.meter.by_purpose()["analysis"] == 2
+    assert ag2.probes == 2 and ag2.llm.meter.by_purpose()["analysis"] == 2  # capped at two per episode
+    assert ag2.uncertain()[0].why.startswith("samples disagree") and ag2.blocked()
 
 
 def test_adam_graph_node_limit():
@@ -436,3 +512,89 @@ def test_adam_graph_node_limit():
         ag._set_link(("mine", f"minecraft:b{i}"), f"minecraft:i{i}", 1.0, 1, "uncertain", "t", i)
     assert len(ag.nodes()) <= 48 and (("mine", "minecraft:b39"), "minecraft:i39") in ag.links
     assert ag.memory.maxlen == 32
+
+
+# -- every configuration through the loop; replay of a recorded episode --------------------------------
+
+
+def _responder(kw):
+    text = user_text(kw)
+    if "reviewing your own recent play" in text:
+        return '{"lessons": [{"text": "Explore less, mine more."}]}'
+    if "checking whether a procedure achieved" in text:
+        return '{"success": true, "critique": "fine"}'
+    if "Repair it." in text:
+        return PROGRAM
+    if "replan from the current state" in text:
+        return '{"plan": [{"item": "oak_log", "via": "mine"}]}'
+    if "intervention probe" in text:
+        return '{"hypothesis": "logs", "skill": "mine", "args": {"block": "oak_log"}}'
+    if "write a new program" in kw["messages"][0]["content"]:
+        return PROGRAM
+    return '{"thought": "wood", "skill": "mine", "args": {"block": "oak_log", "count": 1}, "expect": {"oak_log": 1}}'
+
+
+AUX_OF = {"reflexion": "reflection", "voyager": "critique", "xenon": "analysis", "adam": "analysis"}
+
+
+def _loop_world():
+    """Mining alternates between 'not found' and an unexpected, varying yield (planks, not the expected log)."""
+    tries = iter(range(1000))
+
+    def mine(c):
+        n = next(tries)
+        if n % 2:
+            return report("mine", "failure", reason="not_found", message="no oak_log in range")
+        planks = 4 if n % 4 == 0 else 2  # and the yield varies between successes
+        return report("mine", delta={"minecraft:oak_planks": planks}, message="broke 1 oak_log")
+
+    return World(
+        "iron_armor", {"mine": mine, "explore": lambda c: report("explore", message="walked 32 blocks")}
+    )
+
+
+@pytest.mark.parametrize("name", LLM_CONFIGS)
+def test_every_configuration_runs_the_common_loop_and_accounts_for_every_call(name):
+    ag, fake = agent(name, _responder)
+    world = _loop_world()
+    result = run(run_episode(ag, context(budget=20), world.observe, world.execute))
+    assert result.end_reason == EndReason.BUDGET_EXHAUSTED and len(result.steps) == world.actions == 20
+    calls = ag.llm.meter.calls
+    assert result.usage.model_calls == len(calls) == len(fake.requests)
+    assert (
+        result.usage.cost_usd == pytest.approx(sum(c.cost_usd for c in calls)) and result.usage.cost_usd > 0
+    )
+    assert result.prompt_template_version == ag.prompt_template_version
+    aux = [c.purpose for c in calls if c.auxiliary]
+    if name in {"direct", "react"}:
+        assert aux == []
+    else:  # each memory configuration ran its own auxiliary procedure in this failing episode
+        assert AUX_OF[name] in aux
+    for prompt in fake.prompts():
+        assert find_leaks(prompt) == []  # no rule, suite, world or datapack text in any prompt
+
+
+def test_a_recorded_episode_replays_offline_and_a_changed_world_fails_loudly(tmp_path):
+    rec = tmp_path / "episode.jsonl"
+    ag, _ = agent("reflexion", _responder)
+    ag.llm.record_path = rec
+    world = _loop_world()
+    first = run(run_episode(ag, context(budget=14), world.observe, world.execute))
+    assert len(rec.read_text().splitlines()) == first.usage.model_calls
+
+    def replaying():
+        from mirrorcraft.agents import LLMClient, LLMSettings, ReplayBackend
+
+        return make_agent(
+            "reflexion", llm=LLMClient(LLMSettings(model="gpt-4o-mini"), backend=ReplayBackend(rec))
+        )
+
+    world = _loop_world()
+    again = run(run_episode(replaying(), context(budget=14), world.observe, world.execute))
+    assert [s.call for s in again.steps] == [s.call for s in first.steps]
+    assert again.usage == first.usage
+
+    changed = _loop_world()
+    changed.outcomes["mine"] = lambda c: report("mine", delta={"minecraft:oak_log": 1})  # a different world
+    with pytest.raises(ReplayMismatchError, match="call 2 differs: messages"):
+        run(run_episode(replaying(), context(budget=14), changed.observe, changed.execute))

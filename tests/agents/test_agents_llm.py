@@ -19,7 +19,9 @@ MSG = [{"role": "system", "content": "You are a player."}, {"role": "user", "con
 def test_paper_defaults_and_model_settings():
     s = LLMSettings(model=MODEL)
     assert (s.temperature, s.max_output_tokens, s.reasoning) == (0.7, 2048, "disabled")
-    from_contract = LLMSettings.from_model_settings(ModelSettings(name="gemini/gemini-2.5-flash"), timeout_s=5)
+    from_contract = LLMSettings.from_model_settings(
+        ModelSettings(name="gemini/gemini-2.5-flash"), timeout_s=5
+    )
     assert from_contract.model == "gemini/gemini-2.5-flash" and from_contract.timeout_s == 5
     assert from_contract.temperature == 0.7 and from_contract.max_output_tokens == 2048
 
@@ -117,7 +119,10 @@ def test_record_then_replay_in_order_and_mismatch_fails_loudly(tmp_path):
 
     changed = LLMClient(LLMSettings(model=MODEL), backend=ReplayBackend(rec))
     other = [MSG[0], {"role": "user", "content": "What now?"}]
-    with pytest.raises(ReplayMismatchError, match=r"call 1 differs: messages\[1\] \(user\) differs at character 6: recorded .ext\?., now .ow\?."):
+    with pytest.raises(
+        ReplayMismatchError,
+        match=r"call 1 differs: messages\[1\] \(user\) differs at character 6: recorded .ext\?., now .ow\?.",
+    ):
         changed.complete(other)
 
 

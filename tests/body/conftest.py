@@ -33,7 +33,9 @@ class SquidServer(protocol.ProcessProtocol):
         self.ended: defer.Deferred = defer.Deferred()
         self.port: int | None = None
         self.errors: list[str] = []
-        self.packets: list[dict[str, Any]] = []  # serverbound packets as flying-squid decoded them (debug mode)
+        self.packets: list[
+            dict[str, Any]
+        ] = []  # serverbound packets as flying-squid decoded them (debug mode)
         self.stderr = b""
 
     def outReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
@@ -59,7 +61,9 @@ class SquidServer(protocol.ProcessProtocol):
     def processEnded(self, reason: Any) -> None:  # noqa: N802
         for d in list(self._replies.values()) + [self.listening]:
             if not d.called:
-                d.errback(RuntimeError(f"flying-squid exited: {self.stderr.decode(errors='replace')[-2000:]}"))
+                d.errback(
+                    RuntimeError(f"flying-squid exited: {self.stderr.decode(errors='replace')[-2000:]}")
+                )
         self._replies.clear()
         if not self.ended.called:
             self.ended.callback(None)
@@ -100,7 +104,16 @@ class SquidServer(protocol.ProcessProtocol):
 def spawn_squid(version: str, generation: str = "superflat", timeout_s: int = 240) -> SquidServer:
     """Spawn flying-squid; ``await proc.listening`` (fires with the port) before connecting."""
     proc = SquidServer()
-    args = json.dumps({"port": 0, "version": version, "generation": generation, "viewDistance": 4, "timeoutS": timeout_s, "debug": True})
+    args = json.dumps(
+        {
+            "port": 0,
+            "version": version,
+            "generation": generation,
+            "viewDistance": 4,
+            "timeoutS": timeout_s,
+            "debug": True,
+        }
+    )
     reactor.spawnProcess(proc, "node", ["node", str(SQUID_JS), args], env=os.environ.copy(), path=str(REPO))
     proc.listening.addTimeout(30, reactor)
     return proc

@@ -8,8 +8,8 @@ and nothing derived from them may be reachable from the body afterwards.
 from __future__ import annotations
 
 import ast
-import json
 import gc
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -45,7 +45,9 @@ def _feed(body: Body, captures: list[tuple[str, bytes]]) -> None:
         body.conn._received(name, data)
 
 
-def test_dropped_packets_are_never_decoded_or_kept(packets_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dropped_packets_are_never_decoded_or_kept(
+    packets_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     caps = _captures(packets_dir)
     assert {n for n, _ in caps} >= DROPPED_PACKETS  # the captures really contain them
     decoded: list[str] = []
@@ -109,8 +111,30 @@ def test_set_slot_captures_update_the_player_window(packets_dir: Path) -> None:
     for path in sorted((packets_dir / "from-server" / "set_slot").glob("*.json")):  # same order as fed
         js = json.loads(path.read_text())
         if js["windowId"] in (0, -2) and js["slot"] >= 0:
-            expected[js["slot"]] = (js["item"]["itemId"], js["item"]["itemCount"]) if js["item"]["present"] else None
+            expected[js["slot"]] = (
+                (js["item"]["itemId"], js["item"]["itemCount"]) if js["item"]["present"] else None
+            )
     assert expected
     for slot, want in expected.items():
         got = body.inventory.player.slots[slot]
         assert (None if got is None else (got.item_id, got.count)) == want, slot
+
+
+def test_body_and_pathing_never_import_the_server() -> None:
+    for folder in BODY_DIRS:
+        for path in folder.rglob("*.py"):
+            tree = ast.parse(path.read_text(), str(path))
+            for node in ast.walk(tree):
+                names = []
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    names = [node.module or ""]
+                for n in names:
+                    assert not n.startswith("mirrorcraft.server"), f"{path.name} imports {n}"
+    code = (
+        "import sys, mirrorcraft.mcproto_body, mirrorcraft.pathing, mirrorcraft.mcproto_body.bot;"
+        "bad = [m for m in sys.modules if m.startswith('mirrorcraft.server')];"
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)

@@ -27,9 +27,19 @@ def seconds(block: str, tool: str | None = None, **kw) -> float:
         ("minecraft:stone", "minecraft:stone_pickaxe", {}, 0.6),  # 1.5*1.5/4 = 0.5625 -> 12 ticks
         ("minecraft:stone", "minecraft:diamond_pickaxe", {}, 0.3),  # wiki table
         ("minecraft:stone", "minecraft:golden_pickaxe", {}, 0.2),  # wiki table
-        ("minecraft:stone", "minecraft:wooden_pickaxe", {"haste": 2}, 0.85),  # 2*1.4/1.5/30 -> 16.07 -> 17 ticks
+        (
+            "minecraft:stone",
+            "minecraft:wooden_pickaxe",
+            {"haste": 2},
+            0.85,
+        ),  # 2*1.4/1.5/30 -> 16.07 -> 17 ticks
         ("minecraft:stone", "minecraft:wooden_pickaxe", {"mining_fatigue": 1}, 3.75),  # speed 0.6 -> 75 ticks
-        ("minecraft:stone", "minecraft:wooden_pickaxe", {"on_ground": False}, 5.65),  # /5 -> 112.5 -> 113 ticks
+        (
+            "minecraft:stone",
+            "minecraft:wooden_pickaxe",
+            {"on_ground": False},
+            5.65,
+        ),  # /5 -> 112.5 -> 113 ticks
         ("minecraft:stone", "minecraft:wooden_pickaxe", {"in_water": True}, 5.65),
         ("minecraft:stone", "minecraft:wooden_pickaxe", {"in_water": True, "aqua_affinity": True}, 1.15),
         ("minecraft:stone", "minecraft:wooden_pickaxe", {"efficiency": 1}, 0.6),  # speed 2+2=4
@@ -39,7 +49,12 @@ def seconds(block: str, tool: str | None = None, **kw) -> float:
         ("minecraft:dirt", "minecraft:wooden_shovel", {}, 0.4),  # wiki table
         ("minecraft:obsidian", "minecraft:diamond_pickaxe", {}, 9.4),  # wiki table
         ("minecraft:obsidian", None, {}, 250.0),  # wiki table
-        ("minecraft:iron_ore", "minecraft:wooden_pickaxe", {}, 7.5),  # wrong tier: 3*1.5/... /100 -> 150 ticks
+        (
+            "minecraft:iron_ore",
+            "minecraft:wooden_pickaxe",
+            {},
+            7.5,
+        ),  # wrong tier: 3*1.5/... /100 -> 150 ticks
         ("minecraft:cobweb", "minecraft:iron_sword", {}, 0.4),  # wiki table
     ],
 )

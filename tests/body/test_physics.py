@@ -39,11 +39,13 @@ def run(lookup, st: PlayerState, ctl: Controls, ticks: int) -> list[PlayerState]
     return out
 
 
-@pytest.mark.parametrize(("sprint", "speed_level", "expected"), [(False, 0, 4.317), (True, 0, 5.612), (False, 2, 4.317 * 1.4)])
+@pytest.mark.parametrize(
+    ("sprint", "speed_level", "expected"), [(False, 0, 4.317), (True, 0, 5.612), (False, 2, 4.317 * 1.4)]
+)
 def test_ground_speed_matches_vanilla(sprint: bool, speed_level: int, expected: float) -> None:
     st = PlayerState(pos=(0.5, 1.0, 0.5), yaw=-90.0, on_ground=True, speed_level=speed_level)  # yaw -90 = +X
     states = run(flat(), st, Controls(forward=True, sprint=sprint), 80)
-    metres_per_second = (states[79].pos[0] - states[59].pos[0])  # 20 ticks = 1 s at steady state
+    metres_per_second = states[79].pos[0] - states[59].pos[0]  # 20 ticks = 1 s at steady state
     assert metres_per_second == pytest.approx(expected, rel=2e-3)
     # The first tick starts with vy = 0, so (as in vanilla) the ground is only touched from the second tick.
     assert all(s.pos[1] == 1.0 for s in states) and all(s.on_ground for s in states[1:])

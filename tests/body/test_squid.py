@@ -59,7 +59,9 @@ async def test_chunk_decode_matches_flying_squid_world_api(squid_factory) -> Non
         positions = []
         for _ in range(600):
             cx, cz = rng.choice(cols)
-            positions.append([cx * 16 + rng.randrange(16), rng.randrange(-64, 100), cz * 16 + rng.randrange(16)])
+            positions.append(
+                [cx * 16 + rng.randrange(16), rng.randrange(-64, 100), cz * 16 + rng.randrange(16)]
+            )
         truth = (await server.request("blocks", positions=positions))["states"]
         ours = [body.world.state_at(*p) for p in positions]
         assert ours == truth
@@ -153,8 +155,16 @@ async def test_chest_opens_and_clicks_reach_the_server_as_predicted(squid) -> No
         got = [p for p in squid.packets if p["name"] in ("window_click", "close_window")]
         assert [p["name"] for p in got] == ["window_click", "close_window"]
         click = got[0]["data"]
-        assert (click["windowId"], click["slot"], click["mode"], click["mouseButton"]) == (window.id, 38, 1, 0)
-        changed = {c["location"]: (c["item"].get("itemId"), c["item"].get("itemCount")) for c in click["changedSlots"]}
+        assert (click["windowId"], click["slot"], click["mode"], click["mouseButton"]) == (
+            window.id,
+            38,
+            1,
+            0,
+        )
+        changed = {
+            c["location"]: (c["item"].get("itemId"), c["item"].get("itemCount"))
+            for c in click["changedSlots"]
+        }
         assert changed == {0: (item("minecraft:oak_log").id, 5), 38: (None, None)}
         assert got[1]["data"]["windowId"] == window.id
         assert body.inventory.window is None

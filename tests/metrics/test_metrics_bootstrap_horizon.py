@@ -99,5 +99,6 @@ def test_horizon_sr_is_cumulative_and_averaged_over_tasks():
     assert [horizon_sr(iron + diamond, k) for k in (100, 150, 200)] == [62.5, 75.0, 87.5]
     table = horizon(iron + diamond, (100, 150, 200))
     (row,) = table.rows
+    assert (row["model"], row["configuration"]) == ("model-a", "react")
     assert (row["vanilla_100"], row["vanilla_150"], row["vanilla_200"]) == (62.5, 75.0, 87.5)
     assert row["mirror_100"] is None

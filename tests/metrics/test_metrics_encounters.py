@@ -38,14 +38,21 @@ def test_irr_with_and_without_a_following_action():
         ],
     )
     outs = encounter_outcomes([rec])
-    assert [(o.index, o.eligible, o.repeated) for o in outs] == [(1, True, True), (3, True, False), (4, False, False)]
+    assert [(o.index, o.eligible, o.repeated) for o in outs] == [
+        (1, True, True),
+        (3, True, False),
+        (4, False, False),
+    ]
     r = irr(outs)
     assert (r.value, r.n) == (0.5, 2)
 
 
 def test_irr_fuel_and_quantity_do_not_change_sigma():
     rec = synthetic_record(
-        ident(suite="M01"), [SMELT_COAL, SMELT_LOG], [0, 0], encounters=[("M01.raw_iron_smelts_to_three_nuggets", 1)]
+        ident(suite="M01"),
+        [SMELT_COAL, SMELT_LOG],
+        [0, 0],
+        encounters=[("M01.raw_iron_smelts_to_three_nuggets", 1)],
     )
     assert irr(encounter_outcomes([rec])).value == 1.0
 
@@ -73,7 +80,9 @@ def test_recovery_latency():
 
 
 def test_no_recovering_encounter_gives_undefined_rl():
-    rec = synthetic_record(ident(suite="M02"), [LOG2, EXPLORE], [0, 0], encounters=[("M02.log_drops_four_planks", 1)])
+    rec = synthetic_record(
+        ident(suite="M02"), [LOG2, EXPLORE], [0, 0], encounters=[("M02.log_drops_four_planks", 1)]
+    )
     r = recovery_latency(encounter_outcomes([rec]))
     assert r.n == 0 and math.isnan(r.value)
 
@@ -100,7 +109,9 @@ def test_suite_average_weights_suites_equally():
             ("M01.three_sugar_cane_yield_one_paper", 7),
         ],
     )
-    m02 = synthetic_record(ident(suite="M02"), [IRON, IRON3], [0, 20], encounters=[("M02.iron_ore_adds_ingot", 1)])
+    m02 = synthetic_record(
+        ident(suite="M02"), [IRON, IRON3], [0, 20], encounters=[("M02.iron_ore_adds_ingot", 1)]
+    )
     outs = encounter_outcomes([m01, m02])
     i = suite_average(outs, "irr")
     assert i.per_suite["M01"].value == 0.25 and i.per_suite["M02"].value == 1.0

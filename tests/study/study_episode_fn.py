@@ -30,7 +30,10 @@ CALLS = [
     ("mine", {"block": "stone", "count": 3}),
     ("mine", {"block": "iron_ore", "count": 3}),
     ("smelt", {"input": "raw_iron", "fuel": "coal", "count": 3}),
-    ("craft_grid", {"workstation": "inventory", "grid": [["oak_planks", "oak_planks"], ["oak_planks", "oak_planks"]]}),
+    (
+        "craft_grid",
+        {"workstation": "inventory", "grid": [["oak_planks", "oak_planks"], ["oak_planks", "oak_planks"]]},
+    ),
     ("place", {"item": "crafting_table"}),
 ]
 
@@ -75,6 +78,16 @@ def flaky_episode(identity: EpisodeIdentity) -> EpisodeRecord:
         if not marker.exists():
             marker.write_text("faulted once\n")
             raise ConnectionError(f"simulated disconnect of {identity.episode_id}")
+    return synthetic_episode(identity)
+
+
+def crashing_episode(identity: EpisodeIdentity) -> EpisodeRecord:
+    """The worker process dies (``os._exit``) on the first attempt of the episode ``MC_TEST_CRASH_ID``."""
+    if identity.episode_id == os.environ.get("MC_TEST_CRASH_ID"):
+        marker = Path(os.environ["MC_TEST_FAULT_DIR"]) / identity.episode_id
+        if not marker.exists():
+            marker.write_text("crashed once\n")
+            os._exit(3)
     return synthetic_episode(identity)
 
 

@@ -3,11 +3,12 @@ become fault records; Ray timeouts cancel the task. Episodes are deterministic s
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
 import pytest
-from study_episode_fn import async_synthetic_episode, sleepy_episode, synthetic_episode
+from study_episode_fn import async_synthetic_episode, crashing_episode, sleepy_episode, synthetic_episode
 
 from mirrorcraft.contracts import ModelSettings, StudyGrid, read_record
 from mirrorcraft.errors import ContractError
@@ -54,6 +55,19 @@ def test_local_pool_matches_serial(tmp_path: Path, serial_records: dict[str, str
     assert _records(tmp_path / "pool") == serial_records
 
 
+def test_a_dead_worker_is_a_retried_fault(tmp_path: Path, serial_records: dict[str, str], monkeypatch):
+    crash_id = expand_grid(GRID)[3].episode_id
+    monkeypatch.setenv("MC_TEST_CRASH_ID", crash_id)  # inherited by the spawned workers
+    monkeypatch.setenv("MC_TEST_FAULT_DIR", str(tmp_path))
+    run = tmp_path / "crash"
+    summary = run_study(run, GRID, crashing_episode, executor=LocalExecutor(2), progress=False)
+    assert summary.finished and summary.final_faults == 0 and summary.retried >= 1
+    scan = scan_results(run / "results.jsonl")
+    first = scan.attempts[crash_id][0]
+    assert is_fault(first) and "BrokenProcessPool" in first.infrastructure_faults[0].message
+    assert _records(run) == serial_records
+
+
 def test_async_runner_is_accepted(tmp_path: Path, serial_records: dict[str, str]):
     run_study(tmp_path / "a", GRID, async_synthetic_episode, executor=InProcessExecutor(), progress=False)
     assert _records(tmp_path / "a") == serial_records
@@ -85,11 +99,16 @@ def test_make_executor():
         make_executor("slurm")  # type: ignore[arg-type]
 
 
-ray = pytest.importorskip("ray", reason="Ray is the optional extra mirrorcraft[ray] and is not installed")
+needs_ray = pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None,
+    reason="Ray is the optional extra mirrorcraft[ray] and is not installed (pip install 'mirrorcraft[ray]')",
+)
 
 
 @pytest.fixture(scope="module")
 def ray_local():
+    import ray
+
     ray.init(
         num_cpus=2,
         include_dashboard=False,
@@ -100,6 +119,7 @@ def ray_local():
     ray.shutdown()
 
 
+@needs_ray
 def test_ray_matches_serial(ray_local, tmp_path: Path, serial_records: dict[str, str]):
     summary = run_study(tmp_path / "ray", GRID, synthetic_episode, executor=RayExecutor(), progress=False)
     assert summary.finished and summary.final_faults == 0
@@ -107,8 +127,11 @@ def test_ray_matches_serial(ray_local, tmp_path: Path, serial_records: dict[str,
     assert ray_local.is_initialized()  # the executor did not shut down a Ray it did not start
 
 
+@needs_ray
 def test_ray_timeout_records_a_fault(ray_local, tmp_path: Path):
-    smoke_one = GRID.model_copy(update={"tasks": ["iron_armor"], "suites": [], "disclosed_configurations": []})
+    smoke_one = StudyGrid.model_validate(
+        GRID.model_dump() | {"tasks": ["iron_armor"], "suites": [], "disclosed_configurations": []}
+    )
     assert smoke_one.size() == 1
     summary = run_study(
         tmp_path / "slow",

@@ -216,7 +216,11 @@ def test_sigkill_mid_run_then_resume_gives_exactly_the_grid(grid: StudyGrid, gri
     assert 30 <= recorded < 160
     env.pop("MC_TEST_EPISODE_SLEEP")
     done = subprocess.run(
-        _study_cmd(run, grid_file, "--workers", "0", "--resume"), cwd=REPO_ROOT, env=env, capture_output=True, text=True
+        _study_cmd(run, grid_file, "--workers", "0", "--resume"),
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr
     assert "160/160 episodes recorded" in done.stdout
@@ -232,3 +236,23 @@ def test_cli_study_refuses_without_an_episode_runner(tmp_path: Path, capsys):
     assert cli_main(["study", "smoke", "--run-dir", str(tmp_path / "r")]) == 2
     assert "episode runner is not connected" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+def test_progress_bar_shows_eta_and_live_score(tmp_path: Path):
+    import io
+
+    from rich.console import Console
+
+    from mirrorcraft.study import StudyProgress
+
+    smoke = load_grid("smoke")
+    buf = io.StringIO()
+    bar = StudyProgress(3, enabled=True, console=Console(file=buf, force_terminal=True, width=160))
+    run_study(tmp_path / "run", smoke, synthetic_episode, progress=bar)
+    records = [synthetic_episode(i) for i in expand_grid(smoke)]
+    mean = sum(r.outcome.score for r in records) / 3
+    sr = 100 * sum(r.outcome.success for r in records) / 3
+    assert (bar.done, bar.valid) == (3, 3)
+    assert bar.mean_score == pytest.approx(mean) and bar.success_rate == pytest.approx(sr)
+    out = buf.getvalue()
+    assert "3/3" in out and "ETA" in out and f"Score {mean:.1f}  SR {sr:.1f}%" in out

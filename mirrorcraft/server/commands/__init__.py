@@ -11,7 +11,13 @@ command text through this package, so the harness's control code is one path for
 
 from mirrorcraft.server.commands.executor import CommandExecutor, CommandResult, rcon_text
 from mirrorcraft.server.commands.grammar import COMMAND_LEVELS, GAME_RULES, parse_command
-from mirrorcraft.server.commands.host import AdvancementInfo, CommandHost, CommandSource, EntityRef
+from mirrorcraft.server.commands.host import (
+    AdvancementInfo,
+    CommandHost,
+    CommandSource,
+    EntityRef,
+    HostUnsupported,
+)
 from mirrorcraft.server.commands.ops import OpEntry, OpsList
 from mirrorcraft.server.commands.reader import CommandSyntaxError
 from mirrorcraft.server.commands.scoreboard import Scoreboard
@@ -28,6 +34,7 @@ __all__ = [
     "CommandSource",
     "CommandSyntaxError",
     "EntityRef",
+    "HostUnsupported",
     "OpEntry",
     "OpsList",
     "Scoreboard",

@@ -11,6 +11,7 @@ Replies: a command's messages are returned in order; RCON joins them with no sep
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,6 +25,8 @@ from mirrorcraft.server.commands.reader import CommandSyntaxError
 from mirrorcraft.server.commands.scoreboard import Objective, Scoreboard
 from mirrorcraft.server.commands.selectors import Selector
 from mirrorcraft.server.commands.texts import advancement_title, display_name, java_str, tr
+
+log = logging.getLogger(__name__)
 
 FILL_LIMIT = 32768  # vanilla's fill/clone volume limit
 
@@ -119,6 +122,10 @@ class CommandExecutor:
         except CommandSyntaxError as err:
             out.extend(err.messages())
             return CommandResult(False, 0, out)
+        except Exception as err:  # noqa: BLE001 - vanilla answers any unexpected exception the same way
+            # Commands.performCommand: log it and send command.failed (the message is only a hover text).
+            log.error("command %r failed: %s: %s", command, type(err).__name__, err, exc_info=True)
+            return CommandResult(False, 0, [tr("command.failed")])
         return CommandResult(True, result, self._visible(source, out, failed=False))
 
     def _visible(self, source: CommandSource, out: list[str], failed: bool) -> list[str]:
@@ -210,12 +217,16 @@ class CommandExecutor:
         yaw = pitch = None
         if c.rotation is not None:
             yaw, pitch = c.rotation[0].resolve(0.0), c.rotation[1].resolve(0.0)
+        # Level.isInSpawnableBounds; TeleportCommand.formatDouble prints String.format("%f").
+        if not (abs(x) < 30_000_000 and abs(z) < 30_000_000 and -20_000_000 <= y < 20_000_000):
+            raise _err("commands.teleport.invalidPosition")
         for e in targets:
             self.host.teleport(e, x, y, z, yaw, pitch)
+        fx, fy, fz = f"{x:f}", f"{y:f}", f"{z:f}"
         if len(targets) == 1:
-            out.append(tr("commands.teleport.success.location.single", _name(targets[0]), x, y, z))
+            out.append(tr("commands.teleport.success.location.single", _name(targets[0]), fx, fy, fz))
         else:
-            out.append(tr("commands.teleport.success.location.multiple", len(targets), x, y, z))
+            out.append(tr("commands.teleport.success.location.multiple", len(targets), fx, fy, fz))
         return len(targets)
 
     def _run_setblock(self, source: CommandSource, c: m.SetBlock, out: list[str]) -> int:

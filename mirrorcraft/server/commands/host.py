@@ -16,6 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
+from mirrorcraft.errors import MirrorCraftError
+
+
+class HostUnsupported(MirrorCraftError):
+    """A host does not (yet) implement an operation a command needs; the message names the method.
+
+    The executor answers such a command like vanilla answers an unexpected exception
+    (``command.failed``) and logs the message.
+    """
+
+
 GameMode = Literal["survival", "creative", "adventure", "spectator"]
 Difficulty = Literal["peaceful", "easy", "normal", "hard"]
 Weather = Literal["clear", "rain", "thunder"]

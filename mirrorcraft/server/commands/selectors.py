@@ -291,12 +291,11 @@ def parse_selector(reader: StringReader) -> Selector:
     # A player name or a UUID (parseNameOrUUID).
     text = reader.read_string()
     if _UUID_RE.match(text):
-        try:
-            u = str(uuidlib.UUID(text))
-        except ValueError:
-            u = None
-        if u is not None:
-            return Selector(kind="uuid", text=text, limit=1, players_only=False, uuid=u)
+        # Java's UUID.fromString accepts short groups ("0-0-0-0-1"): pad each to its full width.
+        groups = text.split("-")
+        padded = "-".join(g.rjust(w, "0") for g, w in zip(groups, (8, 4, 4, 4, 12), strict=True))
+        u = str(uuidlib.UUID(padded))
+        return Selector(kind="uuid", text=text, limit=1, players_only=False, uuid=u)
     if not text or len(text) > 16:
         reader.cursor = start
         raise reader.error("argument.entity.invalid")

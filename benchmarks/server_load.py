@@ -1,0 +1,151 @@
+"""Load benchmark of the embedded server: N Mineflayer bots walking and digging on the sandbox world.
+
+For each N (default 1, 4, 8) a fresh copy of the sandbox is served in this process at 20 ticks/s; N
+``tests/node/walker.js`` bots join, walk in random directions and dig the ground for ``--seconds``. The
+report gives the server's mean and p99 tick time (tick work only, measured around ``Game.tick``), the
+mean and p99 interval between tick starts (50 ms ideal; longer when packet handling and chunk encoding
+between ticks load the reactor), chunks
+sent per second, the server's RSS and CPU time (this process only), and the bots' digs. The Node bots run
+on the same machine and compete for the same cores as the server: on a 2-core box the numbers include
+that contention.
+
+    python benchmarks/server_load.py [--bots 1 4 8] [--seconds 20] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from twisted.internet import defer, protocol, reactor, task
+
+from mirrorcraft.server.config import ServerConfig
+from mirrorcraft.server.embedded import EmbeddedServer
+
+REPO = Path(__file__).resolve().parents[1]
+WALKER = REPO / "tests" / "node" / "walker.js"
+
+
+class Walker(protocol.ProcessProtocol):
+    def __init__(self) -> None:
+        self.ready: defer.Deferred = defer.Deferred()
+        self.ended: defer.Deferred = defer.Deferred()
+        self.result: dict = {}
+        self._buf = b""
+
+    def outReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
+        self._buf += data
+        while b"\n" in self._buf:
+            line, self._buf = self._buf.split(b"\n", 1)
+            try:
+                msg = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if msg.get("event") == "ready" and not self.ready.called:
+                self.ready.callback(None)
+            elif msg.get("event") == "done":
+                self.result = msg
+            elif msg.get("event") == "kicked":
+                self.result = msg
+
+    def processEnded(self, reason) -> None:  # noqa: N802 - Twisted API
+        if not self.ready.called:
+            self.ready.errback(RuntimeError("walker ended before ready"))
+        self.ended.callback(None)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def run_one(n: int, seconds: float, template: Path) -> dict:
+    tmp = Path(tempfile.mkdtemp(prefix="mc-load-"))
+    world = tmp / "world"
+    shutil.copytree(template, world)
+    server = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=20, view_distance=4))
+    port = server.start()
+    node = shutil.which("node")
+    walkers = []
+    for i in range(n):
+        w = Walker()
+        reactor.spawnProcess(w, node, [node, str(WALKER), "127.0.0.1", str(port), f"w{i}", str(seconds), str(i + 1)],
+                             env=dict(os.environ))
+        walkers.append(w)
+    await defer.gatherResults([w.ready for w in walkers])
+    game = server.game
+    assert game is not None
+    game.tick_times.clear()
+    game.tick_starts.clear()
+    chunks0, cpu0, t0 = game.chunks_sent, time.process_time(), time.monotonic()
+    await defer.gatherResults([w.ended for w in walkers])
+    elapsed = time.monotonic() - t0
+    times = sorted(game.tick_times)
+    gaps = sorted(b - a for a, b in zip(game.tick_starts, game.tick_starts[1:], strict=False))
+    res = {
+        "bots": n,
+        "seconds": round(elapsed, 1),
+        "ticks": len(times),
+        "tick_mean_ms": round(statistics.fmean(times) * 1000, 3),
+        "tick_p99_ms": round(times[min(len(times) - 1, int(len(times) * 0.99))] * 1000, 3),
+        "tick_max_ms": round(times[-1] * 1000, 3),
+        "interval_mean_ms": round(statistics.fmean(gaps) * 1000, 2),
+        "interval_p99_ms": round(gaps[min(len(gaps) - 1, int(len(gaps) * 0.99))] * 1000, 2),
+        "chunks_per_s": round((game.chunks_sent - chunks0) / elapsed, 1),
+        "server_cpu_s": round(time.process_time() - cpu0, 2),
+        "server_rss_mb": round(_rss_mb(), 1),
+        "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "digs": sum(w.result.get("digs", 0) for w in walkers),
+        "moves": sum(w.result.get("moves", 0) for w in walkers),
+        "kicked": [w.result.get("reason") for w in walkers if w.result.get("event") == "kicked"],
+    }
+    await defer.maybeDeferred(server.stop)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return res
+
+
+async def main_async(args: argparse.Namespace) -> list[dict]:
+    from mirrorcraft.worlds.sandbox import build_sandbox
+
+    tmp = Path(tempfile.mkdtemp(prefix="mc-load-template-"))
+    template = tmp / "world"
+    build_sandbox(template, 0)
+    results = []
+    for n in args.bots:
+        r = await run_one(n, args.seconds, template)
+        print(json.dumps(r), flush=True)
+        results.append(r)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", type=int, nargs="+", default=[1, 4, 8])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    args = parser.parse_args()
+    results: list[dict] = []
+
+    async def run() -> None:
+        results.extend(await main_async(args))
+        if args.json is not None:
+            args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+    task.react(lambda _reactor: defer.ensureDeferred(run()))  # exits the process
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Protocol debugging tools (the logging proxy, :mod:`mirrorcraft.debug.proxy`)."""

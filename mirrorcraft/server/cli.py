@@ -1,0 +1,96 @@
+"""``python -m mirrorcraft.run serve``: serve a save folder or a catalogue world over 1.19.2.
+
+Why a separate module: ``run.py`` stays a thin table of commands; the lead wires
+:func:`add_serve_parser` into it. A catalogue name (for now only ``sandbox``) is built on demand into a
+cache folder (``$MIRRORCRAFT_CACHE`` or ``~/.cache/mirrorcraft``) and served from a fresh copy, so the
+cached build is never modified by play (an episode's reset is a fresh copy of the save).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from mirrorcraft.errors import WorldError
+
+CATALOGUE = ("sandbox",)
+
+
+def cache_dir() -> Path:
+    """Folder where catalogue worlds are built (``$MIRRORCRAFT_CACHE`` or ``~/.cache/mirrorcraft``)."""
+    return Path(os.environ.get("MIRRORCRAFT_CACHE", Path.home() / ".cache" / "mirrorcraft"))
+
+
+def resolve_world(world: str, seed: int = 0) -> Path:
+    """A save folder for ``world``: an existing folder as is, or a catalogue world built once into the cache.
+
+    Raises:
+        WorldError: neither a save folder (with ``level.dat``) nor a catalogue name.
+    """
+    path = Path(world)
+    if path.is_dir():
+        if not (path / "level.dat").is_file():
+            raise WorldError(f"{path}: not a save folder (no level.dat)")
+        return path
+    if world not in CATALOGUE:
+        raise WorldError(f"unknown world {world!r}: give a save folder or one of {list(CATALOGUE)}")
+    built = cache_dir() / "worlds" / f"{world}-{seed}"
+    if not (built / "level.dat").is_file():
+        from mirrorcraft.worlds.sandbox import build_sandbox
+
+        built.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{world}-", dir=built.parent)) / "world"
+        build_sandbox(tmp, seed)  # build beside the target, then rename: no half-built cache entries
+        if not built.exists():
+            tmp.rename(built)
+        shutil.rmtree(tmp.parent, ignore_errors=True)
+    return built
+
+
+def fresh_copy(save: Path, into: Path | None = None) -> Path:
+    """Copy a save folder for one episode (reset = fresh copy)."""
+    target = Path(into) if into is not None else Path(tempfile.mkdtemp(prefix="mirrorcraft-episode-")) / "world"
+    shutil.copytree(save, target)
+    return target
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the server in the foreground until Ctrl-C."""
+    from mirrorcraft.server.config import ServerConfig
+    from mirrorcraft.server.process import serve_forever
+
+    save = resolve_world(args.world, args.seed)
+    world = save if args.in_place else fresh_copy(save)
+    print(f"serving {args.world} from {world}")
+    config = ServerConfig(
+        world=world,
+        host=args.host,
+        port=args.port,
+        tick_rate=args.tick_rate,
+        view_distance=args.view_distance,
+        episode_seed=args.episode_seed,
+    )
+    return serve_forever(config, save_on_stop=args.in_place)
+
+
+def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``serve`` command to ``run.py``'s subparsers."""
+    p = subparsers.add_parser(
+        "serve",
+        help="serve a world to Minecraft 1.19.2 / 1.19 clients (embedded server, offline mode)",
+        description="Serve WORLD (a save folder or a catalogue name: sandbox) on 127.0.0.1 by default. "
+        "The server plays on a fresh copy unless --in-place is given (then changes are saved on exit).",
+    )
+    p.add_argument("--world", required=True, help="save folder or catalogue name (sandbox)")
+    p.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=25565, help="TCP port, 0 = any free port (default 25565)")
+    p.add_argument("--tick-rate", type=float, default=20.0, help="game ticks per second (default 20)")
+    p.add_argument("--view-distance", type=int, default=4, help="chunk radius sent to players (default 4)")
+    p.add_argument("--seed", type=int, default=0, help="world seed for catalogue builds (default 0)")
+    p.add_argument("--episode-seed", type=int, default=0, help="seed of loot and item randomness (default 0)")
+    p.add_argument("--in-place", action="store_true", help="play in the save itself and save it on exit")
+    p.set_defaults(handler=cmd_serve)
+    return p

@@ -1,0 +1,169 @@
+"""The body against the project's embedded server on the sandbox world (in-process, same reactor).
+
+The server is started by this test module (``mirrorcraft.server`` is imported here, in the test, never by
+the body). Ground truth comes from the server's test hook (``block_at``, ``inventory``, ``position``) and
+its event listeners, not from the body's own view.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_twisted
+from twisted.internet import defer, reactor
+
+from mirrorcraft.gamedata import block_of_state
+from mirrorcraft.mcproto_body import Body, BodyConfig
+from mirrorcraft.pathing import Goal, PathFollower
+
+_names = (f"emb{i}" for i in itertools.count())
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    from mirrorcraft.worlds.sandbox import build_sandbox
+
+    path = tmp_path_factory.mktemp("body-sandbox") / "world"
+    build_sandbox(path, seed=0)
+    return path, json.loads((path / "sandbox.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def server(sandbox, tmp_path_factory: pytest.TempPathFactory):
+    from mirrorcraft.server.config import ServerConfig
+    from mirrorcraft.server.embedded import EmbeddedServer
+
+    world = tmp_path_factory.mktemp("body-server") / "world"
+    shutil.copytree(sandbox[0], world)
+    srv = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=20, view_distance=4, episode_seed=7))
+    srv.start()
+    yield srv
+    pytest_twisted.blockon(defer.maybeDeferred(srv.stop))
+
+
+async def _spawn(server, protocol: int = 760) -> Body:
+    body = Body(BodyConfig(port=server.port, username=next(_names), protocol=protocol, view_distance=4))
+    await body.connect()
+    assert await body.wait_chunks(radius=2, timeout=20)
+    await body.sleep(0.5)
+    return body
+
+
+def _stand_spot(server, x: int, y: int, z: int) -> tuple[int, int, int] | None:
+    for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1), (2, 0), (-2, 0), (0, 2), (0, -2)):
+        for dy in (0, -1, 1):
+            p = (x + dx, y + dy, z + dz)
+            if (
+                server.block_at(*p) == "air"
+                and server.block_at(p[0], p[1] + 1, p[2]) == "air"
+                and server.block_at(p[0], p[1] - 1, p[2]) not in ("air", "water", "lava")
+            ):
+                return p
+    return None
+
+
+@pytest.mark.parametrize("protocol", [760, 759])
+@pytest_twisted.ensureDeferred
+async def test_login_and_chunks_agree_with_the_save(server, protocol: int) -> None:
+    body = await _spawn(server, protocol)
+    try:
+        assert body.conn.protocol_errors == []
+        rng = random.Random(3)
+        cols = sorted(body.world.columns)
+        for _ in range(300):
+            cx, cz = rng.choice(cols)
+            p = (cx * 16 + rng.randrange(16), rng.randrange(-64, 120), cz * 16 + rng.randrange(16))
+            assert block_of_state(body.world.state_at(*p)).name.removeprefix("minecraft:") == server.block_at(
+                *p
+            ), p
+        assert math.dist(server.position(body.config.username), body.movement.position) < 1e-6
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_walk_to_a_tree_dig_a_log_and_pick_it_up(server, sandbox) -> None:
+    info = sandbox[1]
+    body = await _spawn(server)
+    events: list[tuple[str, dict[str, Any]]] = []
+    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    try:
+        me = body.movement.block_position()
+        trees = sorted(info["trees"], key=lambda t: math.dist(t["base"], me))
+        tree, spot = next((t["base"], s) for t in trees if (s := _stand_spot(server, *t["base"])) is not None)
+        assert server.block_at(*tree) == "oak_log"
+        result = await PathFollower(body, search_radius=64).goto(Goal(*spot), timeout=60)
+        assert result.reached, result
+        assert body.movement.corrections == 0
+        await body.sleep(0.5)  # let the last bit of momentum die out
+        assert math.dist(server.position(body.config.username), body.movement.position) < 1e-6
+        dug, drops = await body.dig_and_collect(tuple(tree))
+        assert dug.broken and dug.block == "minecraft:oak_log", dug
+        # The benchmark controls give Haste II (amplifier 1): the body learnt it from entity_effect, so a
+        # bare-hand log takes 2.0 * 1.5 s / 1.4 = 42.9 -> 43 ticks instead of 60.
+        assert body.health.effect_level("minecraft:haste") == 2
+        assert dug.expected_ticks == 43
+        assert server.block_at(*tree) == "air"
+        assert ("oak_log", 1) in server.inventory(body.config.username).values()
+        assert body.inventory.count("minecraft:oak_log") == 1
+        assert [d.count for d in drops] and all(d.item is not None for d in drops)
+        assert any(ev == "block_broken" and d["block"] == "minecraft:oak_log" for ev, d in events)
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_clicks_are_confirmed_by_the_server(server) -> None:
+    body = await _spawn(server)
+    name = body.config.username
+    events: list[tuple[str, dict[str, Any]]] = []
+    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    try:
+        server.give_item(name, "cobblestone", 20)
+        server.give_item(name, "oak_planks", 7)
+        await body.sleep(0.5)
+        assert body.inventory.count("minecraft:cobblestone") == 20
+        inv = body.inventory
+        cob = inv.find("minecraft:cobblestone")
+        results = [await inv.click(cob, 1, 0), await inv.click(20, 0, 0), await inv.click(20, 0, 1)]
+        results.append(await inv.click(20 if inv.player.slots[20] else cob, 3, 2))
+        results.append(await inv.move_stack(inv.find("minecraft:oak_planks"), 30))
+        results.append(await inv.drop(30, whole_stack=False))
+        await body.sleep(0.3)
+        assert all(r.confirmed for r in results), results
+        theirs = server.inventory(name)
+        ours = {i: (s.item_id, s.count) for i, s in enumerate(inv.player.slots) if s is not None}
+        from mirrorcraft.gamedata import item_by_id
+
+        assert {i: (item_by_id(a).name.removeprefix("minecraft:"), c) for i, (a, c) in ours.items()} == theirs
+        assert not any(ev == "click" and d.get("resync") for ev, d in events)
+        assert inv.count("minecraft:oak_planks") == 6
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_kick_reason_is_reported_and_reconnect_restores_state(server) -> None:
+    body = await _spawn(server)
+    name = body.config.username
+    try:
+        lost = defer.Deferred()
+        body.conn.on_disconnect(lambda: lost.called or lost.callback(None))
+        server.player(name).kick("Kicked by the MirrorCraft test")
+        await lost.addTimeout(5, reactor)
+        assert "Kicked by the MirrorCraft test" in (body.conn.disconnect_reason or "")
+        assert body.movement.state is not None  # state survives until the next connect resets it
+        await body.reconnect()
+        assert await body.wait_chunks(radius=2, timeout=20)
+        assert body.conn.disconnect_reason is None and body.movement.corrections == 0
+        assert name in server.player_names()
+        assert math.dist(server.position(name), body.movement.position) < 1e-6
+    finally:
+        await body.disconnect()
