@@ -48,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"mirrorcraft {__version__}")
-    parser.add_argument("--out", default="runs/demo", help="output folder of the default job (default: runs/demo)")
+    parser.add_argument(
+        "--out", default="runs/demo", help="output folder of the default job (default: runs/demo)"
+    )
     parser.set_defaults(handler=cmd_default)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 

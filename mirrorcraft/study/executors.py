@@ -205,9 +205,13 @@ class LocalExecutor(Executor):
 
     def shutdown(self) -> None:
         if self._pool is not None:
+            # After a normal end nothing is in flight and the workers are joined; when the driver is
+            # interrupted, queued episodes are cancelled and the driver does not wait for running ones
+            # (their records would not be written anyway: the store has a single writer, this process).
+            interrupted = bool(self._futures)
             for fut in self._futures:
                 fut.cancel()
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool.shutdown(wait=not interrupted, cancel_futures=True)
             self._pool = None
         self._futures.clear()
 

@@ -2,7 +2,7 @@
 //
 // usage: node control_bot.js HOST PORT USERNAME
 // stdout: {"event": "ready"|"message"|"kicked"|"end"|"error", ...} and one {"id": N, ...} reply per command.
-// stdin:  {"id": N, "cmd": "state"|"chat"|"quit", ...}. "state" reports what the *client* knows: experience
+// stdin:  {"id": N, "cmd": "state"|"inventory"|"block"|"chat"|"quit", ...}. "state" reports what the *client* knows: experience
 // level, active effects (from entity_effect packets), time of day, position, game mode and difficulty.
 'use strict'
 const path = require('path')
@@ -43,6 +43,12 @@ const commands = {
     packets: seen.packets
   }),
   chat: async (msg) => { bot.chat(msg.text); return {} },
+  inventory: async () => ({ items: bot.inventory.items().map((it) => [it.name, it.count]) }),
+  block: async (msg) => {
+    const { Vec3 } = require(path.join(__dirname, '..', '..', 'node_modules', 'vec3'))
+    const b = bot.blockAt(new Vec3(msg.x, msg.y, msg.z))
+    return { name: b ? b.name : null }
+  },
   quit: async () => { setTimeout(() => bot.quit(), 10); return {} }
 }
 

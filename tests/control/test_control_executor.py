@@ -59,7 +59,9 @@ def test_give_clear(ex: CommandExecutor, host: MemoryHost) -> None:
 def test_teleport_setblock_fill_kill(ex: CommandExecutor, host: MemoryHost) -> None:
     r = run(ex, "tp Steve 0 70 0")
     # TeleportCommand.formatDouble: String.format(Locale.ROOT, "%f", d)
-    assert r.messages == [L("commands.teleport.success.location.single", "Steve", "0.500000", "70.000000", "0.500000")]
+    assert r.messages == [
+        L("commands.teleport.success.location.single", "Steve", "0.500000", "70.000000", "0.500000")
+    ]
     assert run(ex, "tp Steve 30000000 64 0").messages == [L("commands.teleport.invalidPosition")]
     assert host.get("Steve").position == (0.5, 70.0, 0.5)
     r = run(ex, "tp @a Alex")

@@ -1,0 +1,40 @@
+"""The README's main command: ``python -m mirrorcraft.run`` must run end to end on a fresh checkout."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from refdata import REPO_ROOT
+
+
+def test_version_and_help() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "mirrorcraft.run", "--version"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip().startswith("mirrorcraft ")
+    helptext = subprocess.run(
+        [sys.executable, "-m", "mirrorcraft.run", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    for command in ("serve", "worlds", "datapacks", "contracts"):
+        assert command in helptext
+
+
+def test_default_job_runs_and_passes_its_checks(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    proc = subprocess.run(
+        [sys.executable, "-m", "mirrorcraft.run", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["world"] == "plains-1"
+    assert sorted(summary["suites"]) == ["M01", "M02", "M03", "M04", "M05", "M06"]
+    for suite, result in summary["suites"].items():
+        assert result["pair_ok"] and result["audit_ok"] and result["accepted"], (suite, result)
+    assert (out / "worlds" / "mirror" / "plains-1" / "M03" / "datapacks" / "mirrorcraft_rules.zip").is_file()
