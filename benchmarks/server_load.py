@@ -108,6 +108,7 @@ async def run_one(n: int, seconds: float, template: Path) -> dict:
         "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "digs": sum(w.result.get("digs", 0) for w in walkers),
         "moves": sum(w.result.get("moves", 0) for w in walkers),
+        "digs_timed_out": sum(w.result.get("refused", 0) for w in walkers),
         "kicked": [w.result.get("reason") for w in walkers if w.result.get("event") == "kicked"],
     }
     await defer.maybeDeferred(server.stop)

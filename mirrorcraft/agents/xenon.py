@@ -32,7 +32,7 @@ from mirrorcraft.agents.llm import LLMClient
 from mirrorcraft.agents.parsing import extract_json_object
 from mirrorcraft.agents.prompting import render
 from mirrorcraft.agents.settings import XenonSettings
-from mirrorcraft.contracts import Observation, namespaced
+from mirrorcraft.contracts import Observation, namespaced, signature
 from mirrorcraft.errors import ContractError
 
 
@@ -119,8 +119,6 @@ class XenonAgent(LLMAgent):
         self.edges.append(Edge(item, sig, count, status, at))
 
     def _on_decision(self, decision: Decision) -> None:
-        from mirrorcraft.contracts import signature
-
         sig = signature(decision.call)
         for item, n in _expectation(decision.extras).items():
             e = self.edge(item, sig)

@@ -104,7 +104,9 @@ class Game:
 
     def start(self) -> None:
         """Start the tick loop on the running reactor."""
-        self._loop = LoopingCall(self.tick)
+        # withCount: when the reactor falls behind, the call reports how many intervals passed; game time
+        # catches up like vanilla's "Can't keep up" (ticks are not lost, so client-timed digs still match).
+        self._loop = LoopingCall.withCount(self._ticks)
         self._loop.start(1.0 / self.config.tick_rate, now=False)
 
     def stop(self) -> None:
@@ -113,6 +115,13 @@ class Game:
             self._loop.stop()
         for p in list(self.players.values()):
             p.kick("Server stopped")
+
+    def _ticks(self, count: int) -> None:
+        missed = max(0, count - 1)
+        self.tick_count += min(missed, 100)  # skipped ticks still count as game time (capped at 5 s)
+        for _ in range(min(missed, 4)):  # and some of them still run the item physics
+            self._tick_items()
+        self.tick()
 
     def tick(self) -> None:
         """One game tick: items, pickups, player broadcasts, keep-alives."""

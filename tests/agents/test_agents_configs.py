@@ -598,3 +598,16 @@ def test_a_recorded_episode_replays_offline_and_a_changed_world_fails_loudly(tmp
     changed.outcomes["mine"] = lambda c: report("mine", delta={"minecraft:oak_log": 1})  # a different world
     with pytest.raises(ReplayMismatchError, match="call 2 differs: messages"):
         run(run_episode(replaying(), context(budget=14), changed.observe, changed.execute))
+
+
+def test_state_is_per_episode():
+    ag, fake = agent("reflexion", _responder, settings={"review_every": 2})
+    world = _loop_world()
+    run(run_episode(ag, context(budget=6), world.observe, world.execute))
+    assert ag.lessons and ag.trace and ag.reviews
+    first_calls = len(fake.requests)
+    world2 = _loop_world()
+    run(run_episode(ag, context(budget=1), world2.observe, world2.execute))
+    prompt = user_text(fake.requests[first_calls])
+    assert "LESSONS" not in prompt and "RECENT TRACE: (no actions yet)" in prompt
+    assert ag.usage().model_calls == 1 and ag.reviews == 0 and len(ag.trace) == 1

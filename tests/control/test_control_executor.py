@@ -278,3 +278,14 @@ def test_ops_list_and_agents(tmp_path, host: MemoryHost) -> None:
     r = ex.run(ex.player_source(agent), "give @s diamond")
     assert r.messages == [L("command.unknown.command"), here("give @s diamond", 0)]
     assert ex.run(ex.player_source(agent), "list").success  # level 0 command
+
+
+def test_unexpected_host_errors_answer_command_failed(ex: CommandExecutor, host: MemoryHost) -> None:
+    from mirrorcraft.server.commands import HostUnsupported
+
+    def missing(*args: object) -> bool:
+        raise HostUnsupported("MemoryHost.add_effect: not available")
+
+    host.add_effect = missing  # type: ignore[method-assign]
+    r = run(ex, "effect give Steve speed")
+    assert not r.success and r.messages == [L("command.failed")]  # vanilla's answer to any exception

@@ -20,6 +20,7 @@ bot.once('spawn', async () => {
   const end = Date.now() + Number(duration) * 1000
   let digs = 0
   let moves = 0
+  let refused = 0
   while (Date.now() < end) {
     await bot.look(rand() * 2 * Math.PI, 0, true)
     bot.setControlState('forward', true)
@@ -32,10 +33,14 @@ bot.once('spawn', async () => {
     const p = bot.entity.position.floored()
     const target = bot.blockAt(p.offset(rand() < 0.5 ? 1 : -1, -1, 0))
     if (target && target.diggable && target.name !== 'air' && target.name !== 'bedrock' && Date.now() < end - 2000) {
-      try { await bot.dig(target, true); digs++ } catch (e) { }
+      try {
+        // a refused dig leaves Mineflayer waiting for a block update that never comes: bound it
+        await Promise.race([bot.dig(target, true), sleep(5000).then(() => { throw new Error('dig timeout') })])
+        digs++
+      } catch (e) { bot.stopDigging(); refused++ }
     }
   }
-  out({ event: 'done', digs, moves })
+  out({ event: 'done', digs, moves, refused })
   bot.quit()
   setTimeout(() => process.exit(0), 300)
 })
