@@ -10,6 +10,8 @@ that one server, alternating per run:
 
 * **connect → ready**: seconds from opening the connection to "spawned and the 5×5 chunk columns around
   the player decoded" (Mineflayer's own ``waitForChunksToLoad`` criterion; the body's ``wait_chunks(2)``);
+* the server is warmed first by a throw-away Mineflayer session (its first login loads or generates
+  chunks), then each client's first session is "cold" for the client only;
 * **client RSS**: resident memory of the client process after it is ready (the body's process holds only
   the body: Python, numpy, Twisted, quarry, the game-data tables);
 * **planning a 64-block path**: the body's A* (grid extraction + search) from the spawn to a cell 64 blocks
@@ -181,6 +183,9 @@ def main() -> None:
 
     async def session() -> None:
         try:
+            # Warm the *server* (first-login chunk loading/generation) with a throw-away Mineflayer session in
+            # its own process, so the body's first, client-cold session does not pay the server's cold start.
+            await defer.ensureDeferred(_in_thread(run_mineflayer, port, "warmup"))
             for i in range(args.runs):
                 order = ["body", "mineflayer"] if i % 2 == 0 else ["mineflayer", "body"]
                 for who in order:

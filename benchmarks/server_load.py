@@ -80,8 +80,12 @@ async def run_one(n: int, seconds: float, template: Path) -> dict:
     walkers = []
     for i in range(n):
         w = Walker()
-        reactor.spawnProcess(w, node, [node, str(WALKER), "127.0.0.1", str(port), f"w{i}", str(seconds), str(i + 1)],
-                             env=dict(os.environ))
+        reactor.spawnProcess(
+            w,
+            node,
+            [node, str(WALKER), "127.0.0.1", str(port), f"w{i}", str(seconds), str(i + 1)],
+            env=dict(os.environ),
+        )
         walkers.append(w)
     await defer.gatherResults([w.ready for w in walkers])
     game = server.game

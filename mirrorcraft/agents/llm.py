@@ -17,6 +17,8 @@ Layers:
   purpose: ``reflection``, ``critique``, ``repair``, ``retrieval``, ``analysis``), and optionally writes a
   JSONL recording for offline replay.
 
+Reasoning: :data:`REASONING_OFF` lists, per provider, how provider-side reasoning is switched off.
+
 Threading: litellm is blocking. :meth:`LLMClient.acomplete` is an ``async`` method for the agents'
 ``async def decide``: inside an asyncio task it awaits ``asyncio.to_thread``; otherwise, on a running
 Twisted reactor (the agent side of MirrorCraft, architecture principle 5, coroutines driven by
@@ -226,24 +228,40 @@ class LiteLLMBackend:
             if not key:
                 raise LLMError(f"LLM settings: environment variable {s.api_key_env!r} is not set")
             kw["api_key"] = key
-        if request.reasoning == "disabled" and self._supports_reasoning(request.model):
-            # litellm maps reasoning_effort="disable" to the provider's switch (e.g. Gemini thinking budget 0).
-            kw["reasoning_effort"] = "disable"
+        if request.reasoning == "disabled" and not s.api_base:
+            kw.update(reasoning_off_params(request.model))
         kw.update(s.extra_params)
         return kw
-
-    def _supports_reasoning(self, model: str) -> bool:
-        if self.settings.api_base:
-            return False  # a local OpenAI-compatible server: no provider switch to flip
-        try:
-            return bool(import_litellm().supports_reasoning(model=model))
-        except Exception:  # unknown model strings make litellm raise; then there is nothing to disable
-            return False
 
     def __call__(self, request: LLMRequest) -> LLMResponse:
         fn = self._completion_fn or import_litellm().completion
         response = fn(**self.kwargs(request))
         return normalise_response(response, request.model)
+
+
+#: Provider → parameters that switch provider-side reasoning off. Gemini (AI Studio and Vertex) can turn
+#: thinking off: litellm maps ``reasoning_effort="disable"`` to a thinking budget of 0. Anthropic's extended
+#: thinking is opt-in (off unless requested) and DeepSeek's chat models have none, so nothing is sent;
+#: OpenAI's reasoning models cannot switch it off at all (pick a non-reasoning model, or set
+#: ``extra_params`` deliberately). Local OpenAI-compatible endpoints (``api_base``) get nothing.
+REASONING_OFF: dict[str, dict[str, Any]] = {
+    "gemini": {"reasoning_effort": "disable"},
+    "vertex_ai": {"reasoning_effort": "disable"},
+}
+
+
+def reasoning_off_params(model: str) -> dict[str, Any]:
+    """Parameters that disable provider-side reasoning for ``model`` where its provider allows it.
+
+    Only sent when litellm says the model reasons at all; unknown model strings get nothing.
+    """
+    litellm = import_litellm()
+    try:
+        provider = litellm.get_llm_provider(model)[1]
+        reasons = bool(litellm.supports_reasoning(model=model))
+    except Exception:  # litellm raises on model strings it cannot place: nothing to switch off
+        return {}
+    return dict(REASONING_OFF.get(provider, {})) if reasons else {}
 
 
 def normalise_response(response: Any, model: str) -> LLMResponse:

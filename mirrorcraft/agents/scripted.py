@@ -1,6 +1,7 @@
 """The offline scripted policy: a knowledgeable vanilla player that adapts only from observed outcomes.
 
-No model, no API key, fully deterministic. It is the default agent of ``python -m mirrorcraft.run``.
+No model, no API key, fully deterministic. It is meant to be the default agent of ``python -m mirrorcraft.run``
+(the runner wires that).
 
 **What it knows** is standard vanilla 1.19.2 knowledge, written below as data (:data:`METHODS`): how
 each item is usually obtained (mine a block with a minimum pickaxe tier, craft an explicit grid, smelt
@@ -115,7 +116,7 @@ def _unpack(target: str, block: str) -> Method:
     return _craft(f"unpack_{block}", target, [[block, None], [None, None]], 9)
 
 
-_ = None
+_ = None  # an empty grid cell in the grids below (reads like the crafting window)
 #: Standard vanilla knowledge: how a player expects to obtain each resource, best first.
 METHODS: dict[str, list[Method]] = {
     "log": [
@@ -210,8 +211,8 @@ for _tier, _name in TIER_ITEM.items():
 #: Ordered goals per task: (resource, count, milestone it serves or None for a stock-up hint).
 TASK_GOALS: dict[TaskId, list[tuple[str, int]]] = {}
 _COMMON = [
-    ("log", 5),
-    ("planks", 12),
+    ("log", 6),
+    ("planks", 16),
     ("stick", 4),
     ("wooden_pickaxe", 1),
     ("stone_material", 11),

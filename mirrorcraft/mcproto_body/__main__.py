@@ -44,13 +44,17 @@ async def _probe(body: Body, seconds: float) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code (1 on connection failure)."""
-    ap = argparse.ArgumentParser(prog="python -m mirrorcraft.mcproto_body", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m mirrorcraft.mcproto_body", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=25565)
     ap.add_argument("--username", default="probe")
     ap.add_argument("--protocol", type=int, default=760, choices=[759, 760])
     ap.add_argument("--view-distance", type=int, default=4)
-    ap.add_argument("--trace-packets", type=Path, metavar="FILE", help="append one JSON line per packet to FILE")
+    ap.add_argument(
+        "--trace-packets", type=Path, metavar="FILE", help="append one JSON line per packet to FILE"
+    )
     ap.add_argument("--seconds", type=float, default=2.0, help="stay this long after the chunks arrived")
     args = ap.parse_args(argv)
     body = Body(

@@ -82,11 +82,16 @@ class Body:
         await self.connect()
 
     def chunks_missing(self, radius: int | None = None) -> int:
-        """Columns within ``radius`` (default: the server's view distance) of ours not yet loaded."""
+        """Columns within ``radius`` of ours not yet loaded.
+
+        The default radius is 2 (the 5×5 columns around the player), Mineflayer's ``waitForChunksToLoad``
+        criterion: servers disagree on how far "view distance" reaches (vanilla sends ``view + 1`` rings,
+        flying-squid 1.12.0 a ``2·view`` square offset by one), but every server sends these.
+        """
         pos = self.movement.position
         if pos is None:
             return -1
-        r = radius if radius is not None else self.view_radius()
+        r = radius if radius is not None else min(2, self.view_radius())
         cx, cz = math.floor(pos[0]) >> 4, math.floor(pos[2]) >> 4
         return sum(
             (cx + dx, cz + dz) not in self.world.columns for dx in range(-r, r + 1) for dz in range(-r, r + 1)
@@ -98,7 +103,8 @@ class Body:
         return min(server, self.config.view_distance)
 
     async def wait_chunks(self, radius: int | None = None, timeout: float = 30.0) -> bool:
-        """Wait until every column within ``radius`` is loaded; False on timeout."""
+        """Wait until every column within ``radius`` (default 2, see :meth:`chunks_missing`) is loaded; False
+        on timeout."""
         deadline = self.clock.seconds() + timeout
         while self.chunks_missing(radius) != 0:
             if self.clock.seconds() > deadline:

@@ -52,7 +52,9 @@ def resolve_world(world: str, seed: int = 0) -> Path:
 
 def fresh_copy(save: Path, into: Path | None = None) -> Path:
     """Copy a save folder for one episode (reset = fresh copy)."""
-    target = Path(into) if into is not None else Path(tempfile.mkdtemp(prefix="mirrorcraft-episode-")) / "world"
+    target = (
+        Path(into) if into is not None else Path(tempfile.mkdtemp(prefix="mirrorcraft-episode-")) / "world"
+    )
     shutil.copytree(save, target)
     return target
 

@@ -8,8 +8,8 @@ replaces it: any exception while framing or handling a packet closes *that* conn
 (never the server), and frames above vanilla's limits (2 MiB on the wire, 8 MiB uncompressed — wiki.vg
 "Protocol#Packet format") are refused before they are buffered.
 
-Game logic lives in :mod:`mirrorcraft.server.game`; handlers here parse bodies (field order from
-minecraft-data ``pc/1.19.2/protocol.json``) and call the game.
+Game logic lives in :mod:`mirrorcraft.server.game`; play packets are decoded by ``mirrorcraft.protocol``
+(an error names the packet, field and offset) and the ``on_<packet>`` handlers here call the game.
 """
 
 from __future__ import annotations
@@ -23,8 +23,11 @@ from quarry.net.server import ServerProtocol
 from quarry.types.buffer import BufferUnderrun
 
 from mirrorcraft.errors import ProtocolError
+from mirrorcraft.protocol import serverbound as sb
+from mirrorcraft.protocol.codec import SERVERBOUND, decode
+from mirrorcraft.protocol.quarry_names import our_name
 from mirrorcraft.server import wire
-from mirrorcraft.server.inventory import PlayerInventory
+from mirrorcraft.server.inventory import Click, PlayerInventory
 
 if TYPE_CHECKING:
     from mirrorcraft.server.game import Game
@@ -107,7 +110,7 @@ class PlayerConnection(ServerProtocol):
             name = self.get_packet_name(ident)
             try:
                 self.packet_received(buff, name)
-            except BufferUnderrun:
+            except BufferUnderrun:  # quarry's own (handshake/login) parsers
                 raise ProtocolError(f"packet {name} is truncated") from None
             if len(buff) > 0:
                 raise ProtocolError(f"packet {name} has {len(buff)} unread bytes")
@@ -121,7 +124,9 @@ class PlayerConnection(ServerProtocol):
 
     def player_joined(self) -> None:
         if self.protocol_version not in (759, 760):
-            self.close(f"Unsupported protocol {self.protocol_version}: this server speaks 1.19.2 (760) and 1.19 (759)")
+            self.close(
+                f"Unsupported protocol {self.protocol_version}: this server speaks 1.19.2 (760) and 1.19 (759)"
+            )
             return
         super().player_joined()
         self.game.join(self)
@@ -140,77 +145,82 @@ class PlayerConnection(ServerProtocol):
         """Send a play packet by quarry name (ids from quarry's per-protocol table)."""
         self.send_packet(name, body)
 
-    # ---- serverbound handlers --------------------------------------------------------------------------
+    # ---- serverbound handlers ----------------------------------------------------------------------------
 
-    def packet_teleport_confirm(self, buff) -> None:
-        tid = buff.unpack_varint()
-        if tid == self.pending_teleport:
+    def packet_received(self, buff, name: str) -> None:
+        """Play packets are decoded by ``mirrorcraft.protocol`` and dispatched to ``on_<name>``."""
+        if self.protocol_mode != "play":
+            super().packet_received(buff, name)
+            return
+        ours = our_name(name, self.protocol_version, "serverbound")
+        handler = getattr(self, f"on_{ours}", None)
+        body = buff.read()
+        if handler is None:
+            return  # settings, plugin messages, chat, animation, pong, recipe book...: nothing to do in part 1
+        handler(decode(ours, body, self.protocol_version, SERVERBOUND))
+
+    def on_teleport_confirm(self, pkt: sb.TeleportConfirm) -> None:
+        if pkt.teleport_id == self.pending_teleport:
             self.pending_teleport = None
 
-    def packet_keep_alive(self, buff) -> None:
-        ident = buff.unpack("q")
-        if ident == self.keep_alive_id:
+    def on_keep_alive(self, pkt: sb.KeepAliveServerbound) -> None:
+        if pkt.keep_alive_id == self.keep_alive_id:
             self.keep_alive_id = None
             self.last_keep_alive = time.monotonic()
 
-    def packet_player_position(self, buff) -> None:
-        x, y, z, on_ground = buff.unpack("ddd?")
-        self.game.move(self, x, y, z, None, None, on_ground)
+    def on_position(self, pkt: sb.PlayerPosition) -> None:
+        self.game.move(self, pkt.x, pkt.y, pkt.z, None, None, pkt.on_ground)
 
-    def packet_player_position_and_look(self, buff) -> None:
-        x, y, z, yaw, pitch, on_ground = buff.unpack("dddff?")
-        self.game.move(self, x, y, z, yaw, pitch, on_ground)
+    def on_position_look(self, pkt: sb.PlayerPositionLook) -> None:
+        self.game.move(self, pkt.x, pkt.y, pkt.z, pkt.yaw, pkt.pitch, pkt.on_ground)
 
-    def packet_player_look(self, buff) -> None:
-        yaw, pitch, on_ground = buff.unpack("ff?")
-        self.game.move(self, None, None, None, yaw, pitch, on_ground)
+    def on_look(self, pkt: sb.PlayerLook) -> None:
+        self.game.move(self, None, None, None, pkt.yaw, pkt.pitch, pkt.on_ground)
 
-    def packet_player(self, buff) -> None:
-        on_ground = buff.unpack("?")
-        self.game.move(self, None, None, None, None, None, on_ground)
+    def on_flying(self, pkt: sb.PlayerOnGround) -> None:
+        self.game.move(self, None, None, None, None, None, pkt.on_ground)
 
-    def packet_player_digging(self, buff) -> None:
-        status = buff.unpack_varint()
-        x, y, z = buff.unpack_position()
-        face = buff.unpack("b")
-        sequence = buff.unpack_varint()
-        self.game.dig(self, status, (x, y, z), face, sequence)
+    def on_block_dig(self, pkt: sb.BlockDig) -> None:
+        self.game.dig(self, pkt.status, tuple(pkt.location), pkt.face, pkt.sequence)
 
-    def packet_player_block_placement(self, buff) -> None:
-        hand = buff.unpack_varint()
-        x, y, z = buff.unpack_position()
-        face = buff.unpack_varint()
-        cx, cy, cz, inside = buff.unpack("fff?")
-        sequence = buff.unpack_varint()
-        self.game.place(self, hand, (x, y, z), face, (cx, cy, cz), sequence)
+    def on_block_place(self, pkt: sb.BlockPlace) -> None:
+        self.game.place(
+            self,
+            pkt.hand,
+            tuple(pkt.location),
+            pkt.direction,
+            (pkt.cursor_x, pkt.cursor_y, pkt.cursor_z),
+            pkt.sequence,
+        )
 
-    def packet_use_item(self, buff) -> None:
-        buff.unpack_varint()  # hand
-        sequence = buff.unpack_varint()
-        self.send("acknowledge_block_changes", wire.acknowledge_block_changes(sequence))
+    def on_use_item(self, pkt: sb.UseItem) -> None:
+        self.send("acknowledge_block_changes", wire.acknowledge_block_changes(pkt.sequence))
 
-    def packet_held_item_change(self, buff) -> None:
-        slot = buff.unpack("h")
-        if 0 <= slot <= 8:
-            self.inventory.held = slot
+    def on_held_item_slot(self, pkt: sb.HeldItemSlotServerbound) -> None:
+        if 0 <= pkt.slot_id <= 8:  # vanilla ignores out-of-range slots
+            self.inventory.held = pkt.slot_id
             self.dig = None
 
-    def packet_click_window(self, buff) -> None:
-        self.game.click(self, wire.read_click(buff))
+    def on_window_click(self, pkt: sb.WindowClick) -> None:
+        def stack(s: object) -> tuple[int, int] | None:
+            return (s.item_id, s.count) if s is not None else None  # type: ignore[attr-defined]
 
-    def packet_close_window(self, buff) -> None:
-        self.game.close_window(self, buff.unpack("B"))
+        self.game.click(
+            self,
+            Click(
+                window=pkt.window_id,
+                state_id=pkt.state_id,
+                slot=pkt.slot,
+                button=pkt.mouse_button,
+                mode=pkt.mode,
+                changed=[(c.location, stack(c.item)) for c in pkt.changed_slots],
+                carried=stack(pkt.cursor_item),
+            ),
+        )
 
-    def packet_entity_action(self, buff) -> None:
-        buff.unpack_varint()
-        action = buff.unpack_varint()
-        buff.unpack_varint()
-        if action in (0, 1):
-            self.sneaking = action == 0
+    def on_close_window(self, pkt: sb.CloseWindowServerbound) -> None:
+        self.game.close_window(self, pkt.window_id)
 
-    def packet_creative_inventory_action(self, buff) -> None:
-        buff.discard()  # survival only: ignored like vanilla does outside creative
-
-    def packet_unhandled(self, buff, name: str) -> None:
-        # settings, plugin messages, chat, animation, pong, recipe book...: nothing to do in part 1
-        buff.discard()
+    def on_entity_action(self, pkt: sb.EntityAction) -> None:
+        if pkt.action_id in (0, 1):
+            self.sneaking = pkt.action_id == 0

@@ -205,6 +205,8 @@ class RconServerControl(ServerControl):
         )
         _, g = await self._expect("difficulty", "commands.difficulty.query")
         difficulty = _difficulty_of(g[0])
+        if difficulty is None:
+            raise ControlError(f"RCON 'difficulty': unknown difficulty name {g[0]!r} in the reply")
         await self._expect(f"time set {controls.time_of_day}", "commands.time.set")
         _, g = await self._expect("time query daytime", "commands.time.query")
         day_time = int(g[0])
@@ -235,7 +237,7 @@ class RconServerControl(ServerControl):
             _, g = await self._expect(f"experience query {name} levels", "commands.experience.query.levels")
             levels.append(int(g[1]))
         return Controls(
-            difficulty=difficulty or controls.difficulty,  # type: ignore[arg-type]
+            difficulty=difficulty,  # type: ignore[arg-type]
             time_of_day=day_time,
             weather=controls.weather,
             effects=tuple(applied),

@@ -31,9 +31,9 @@ all events of that action that touched R.
 Attribution to actions: the runner calls :meth:`EmbeddedEvaluator.begin_action` when skill action
 ``index`` starts; every server event until the next ``begin_action`` belongs to it (events after
 :meth:`after_action` and before the next action are logged with ``in_action = False`` and never make
-encounters). A runner that only calls the ABC's ``after_action`` gets the implicit form: events between
-``after_action(i - 1)`` and ``after_action(i)`` belong to action ``i``. Milestones granted before the
-first action carry index 0.
+encounters); events before the first action (milestones at join) carry index 0. A runner that only calls
+the ABC's ``after_action`` builds the evaluator with ``explicit_actions=False`` and gets the implicit
+form: events between ``after_action(i - 1)`` and ``after_action(i)`` belong to action ``i``.
 """
 
 from __future__ import annotations
@@ -224,6 +224,8 @@ class EmbeddedEvaluator(Evaluator):
         manifest_loader: Suite id → manifest (default: the shipped manifests). Only rule ids of the
             episode's manifest can be encountered.
         clock: Returns the server tick (used when an event is recorded without one).
+        explicit_actions: True (default): the runner calls :meth:`begin_action`; False: the implicit form
+            for runners that only call ``after_action`` (see the module docstring).
     """
 
     kind = "embedded"
@@ -232,9 +234,12 @@ class EmbeddedEvaluator(Evaluator):
         self,
         manifest_loader: Callable[[str], SuiteManifest] = load_suite,
         clock: Callable[[], int] | None = None,
+        *,
+        explicit_actions: bool = True,
     ) -> None:
         self._load_manifest = manifest_loader
         self._clock = clock or (lambda: 0)
+        self._explicit = explicit_actions
         self._reset(None)
 
     def _reset(self, manifest: SuiteManifest | None) -> None:
@@ -244,7 +249,6 @@ class EmbeddedEvaluator(Evaluator):
         self._signatures: dict[int, Signature] = {}
         self._current = 0
         self._in_action = False
-        self._explicit = False
         self._closed = 0
         self._first: dict[str, int] = {}  # rule id → action index of its encounter
         self._milestones: list[MilestoneEvent] = []
@@ -262,11 +266,13 @@ class EmbeddedEvaluator(Evaluator):
         """Skill action ``index`` starts; server events from now on are attributed to it.
 
         Raises:
-            ContractError: ``index`` does not increase.
+            ContractError: ``index`` does not increase, or the evaluator was built with
+                ``explicit_actions=False``.
         """
-        if index <= self._current and self._explicit:
+        if not self._explicit:
+            raise ContractError("begin_action on an evaluator built with explicit_actions=False")
+        if index <= self._current:
             raise ContractError(f"begin_action({index}) after action {self._current}: indices must increase")
-        self._explicit = True
         self._current = index
         self._in_action = True
         self._signatures[index] = signature(sig) if isinstance(sig, SkillCall) else tuple(sig)

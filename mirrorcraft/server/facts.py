@@ -10,6 +10,7 @@ answers to the small interface the server code uses (bare names in, ints out), s
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from mirrorcraft import gamedata
 from mirrorcraft.gamedata import blocks as _blocks
@@ -91,3 +92,13 @@ def item_tag(tag: str) -> frozenset[str]:
 def registry_codec(protocol: int) -> bytes:
     """The exact network-NBT bytes of the vanilla login registry codec for ``protocol`` (760 or 759)."""
     return gamedata.registry_codec(protocol)
+
+
+@cache
+def _codec_nbt(protocol: int) -> Any:
+    return gamedata.registry_codec_nbt(protocol)
+
+
+def registry_codec_nbt(protocol: int) -> Any:
+    """The registry codec as an nbtlib compound (parsed once per protocol; callers must not modify it)."""
+    return _codec_nbt(protocol)

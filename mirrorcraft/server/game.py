@@ -36,7 +36,7 @@ from mirrorcraft.server import facts, wire
 from mirrorcraft.server.config import ServerConfig, seeded_rng
 from mirrorcraft.server.connection import PlayerConnection
 from mirrorcraft.server.digging import DigConditions, can_harvest, finish_accepted, progress_per_tick
-from mirrorcraft.server.inventory import OFFHAND, SIZE
+from mirrorcraft.server.inventory import OFFHAND, SIZE, Click
 from mirrorcraft.server.physics import (
     PLAYER_EYE,
     ItemEntity,
@@ -58,8 +58,25 @@ FACE_AXIS = ["y", "y", "z", "z", "x", "x"]
 FACE_NAME = ["down", "up", "north", "south", "west", "east"]
 # Blocks a placement may replace (vanilla Material.replaceable in 1.19; code, not datapack data).
 REPLACEABLE = frozenset(
-    {"air", "cave_air", "void_air", "water", "lava", "grass", "tall_grass", "fern", "large_fern", "dead_bush",
-     "seagrass", "tall_seagrass", "vine", "snow", "glow_lichen", "light", "structure_void"}
+    {
+        "air",
+        "cave_air",
+        "void_air",
+        "water",
+        "lava",
+        "grass",
+        "tall_grass",
+        "fern",
+        "large_fern",
+        "dead_bush",
+        "seagrass",
+        "tall_seagrass",
+        "vine",
+        "snow",
+        "glow_lichen",
+        "light",
+        "structure_void",
+    }
 )
 EFFECT_DURATION = 1_000_000  # ticks; refreshed on join (1.19 has no "infinite" effect duration)
 
@@ -162,8 +179,7 @@ class Game:
         p.pos = [sx + 0.5, float(sy), sz + 0.5]
         while collides(self.world, player_box(*p.pos)) and p.pos[1] < 319:
             p.pos[1] += 1.0
-        codec = facts.registry_codec(p.protocol_version)
-        p.send("join_game", wire.login(p.eid, 0, codec, 0, cfg.view_distance, cfg.view_distance))
+        p.send("join_game", wire.login(p.eid, 0, p.protocol_version, 0, cfg.view_distance, cfg.view_distance))
         difficulty = ["peaceful", "easy", "normal", "hard"].index(ctl.difficulty)
         p.send("server_difficulty", wire.difficulty(difficulty))
         p.send("player_abilities", wire.abilities(0, 0.05, 0.1))
@@ -182,7 +198,10 @@ class Game:
         for eff in ctl.effects:
             flags = 0 if eff.hide_particles else 0x02  # bit 1: show particles, bit 2: show icon
             flags |= 0x04
-            p.send("entity_effect", wire.entity_effect(p.eid, facts.effect_id(eff.effect), eff.amplifier, EFFECT_DURATION, flags))
+            p.send(
+                "entity_effect",
+                wire.entity_effect(p.eid, facts.effect_id(eff.effect), eff.amplifier, EFFECT_DURATION, flags),
+            )
         p.send("set_experience", wire.experience(0.0, ctl.xp_level, _total_xp(ctl.xp_level)))
         p.send("update_health", wire.update_health(p.health, 20, 5.0))
         # player list and entities
@@ -318,7 +337,9 @@ class Game:
                 haste = eff.amplifier + 1
             elif eff.effect == "minecraft:mining_fatigue":
                 fatigue = eff.amplifier + 1
-        eye = self.world.get_block(math.floor(p.pos[0]), math.floor(p.pos[1] + PLAYER_EYE), math.floor(p.pos[2]))
+        eye = self.world.get_block(
+            math.floor(p.pos[0]), math.floor(p.pos[1] + PLAYER_EYE), math.floor(p.pos[2])
+        )
         in_water = facts.block_name(eye) == "water"
         return DigConditions(
             item=facts.item_name(held[0]) if held else None,
@@ -328,7 +349,9 @@ class Game:
             on_ground=p.on_ground,
         )
 
-    def dig(self, p: PlayerConnection, status: int, pos: tuple[int, int, int], face: int, sequence: int) -> None:
+    def dig(
+        self, p: PlayerConnection, status: int, pos: tuple[int, int, int], face: int, sequence: int
+    ) -> None:
         """Handle player_digging (status 0 start, 1 cancel, 2 finish, 3 drop stack, 4 drop item, 6 swap)."""
         if status in (3, 4):
             self._drop_held(p, whole=status == 3)
@@ -378,11 +401,17 @@ class Game:
         if p is None or can_harvest(block, tool):
             drops = self.roll_block_loot(state, tool, p)
             for name, count in drops:
-                self.spawn_item(facts.item_id(name), count, (pos[0] + 0.5, pos[1] + 0.25, pos[2] + 0.5), pop=True)
-        self.emit("block_broken", player=p.display_name if p else None, pos=pos, block=block.name, drops=drops)
+                self.spawn_item(
+                    facts.item_id(name), count, (pos[0] + 0.5, pos[1] + 0.25, pos[2] + 0.5), pop=True
+                )
+        self.emit(
+            "block_broken", player=p.display_name if p else None, pos=pos, block=block.name, drops=drops
+        )
         return drops
 
-    def roll_block_loot(self, state: int, tool: str | None, p: PlayerConnection | None) -> list[tuple[str, int]]:
+    def roll_block_loot(
+        self, state: int, tool: str | None, p: PlayerConnection | None
+    ) -> list[tuple[str, int]]:
         """Roll ``<ns>:blocks/<name>`` for a broken block state (empty if no pack defines it)."""
         block = facts.block_of_state(state)
         ns, name = block.name.split(":", 1)
@@ -430,7 +459,14 @@ class Game:
         finally:
             p.send("acknowledge_block_changes", wire.acknowledge_block_changes(sequence))
 
-    def _place(self, p: PlayerConnection, hand: int, clicked: tuple[int, int, int], face: int, cursor: tuple[float, float, float]) -> None:
+    def _place(
+        self,
+        p: PlayerConnection,
+        hand: int,
+        clicked: tuple[int, int, int],
+        face: int,
+        cursor: tuple[float, float, float],
+    ) -> None:
         inv = p.inventory
         slot = OFFHAND if hand == 1 else 36 + inv.held
         stack = inv.slots[slot]
@@ -451,13 +487,24 @@ class Game:
             target = (clicked[0] + d[0], clicked[1] + d[1], clicked[2] + d[2])
         ok = False
         current = self.world.get_block(*target)
-        if facts.block_name(current) in REPLACEABLE and self.world.inside_border(target[0] + 0.5, target[2] + 0.5):
+        if facts.block_name(current) in REPLACEABLE and self.world.inside_border(
+            target[0] + 0.5, target[2] + 0.5
+        ):
             state = self._placement_state(block, face, cursor, p)
             boxes = [
-                (target[0] + b[0], target[1] + b[1], target[2] + b[2], target[0] + b[3], target[1] + b[4], target[2] + b[5])
+                (
+                    target[0] + b[0],
+                    target[1] + b[1],
+                    target[2] + b[2],
+                    target[0] + b[3],
+                    target[1] + b[4],
+                    target[2] + b[5],
+                )
                 for b in facts.collision_boxes(state)
             ]
-            blocked = any(boxes_intersect(b, player_box(*o.pos)) for o in self.players.values() for b in boxes)
+            blocked = any(
+                boxes_intersect(b, player_box(*o.pos)) for o in self.players.values() for b in boxes
+            )
             if not blocked and -64 <= target[1] < 320:
                 self.set_block(target, state)
                 inv.slots[slot] = (stack[0], stack[1] - 1) if stack[1] > 1 else None
@@ -469,7 +516,9 @@ class Game:
         inv.state_id += 1
         p.send("set_slot", wire.set_slot(0, inv.state_id, slot, inv.slots[slot]))
 
-    def _placement_state(self, block: facts.BlockInfo, face: int, cursor: tuple[float, float, float], p: PlayerConnection) -> int:
+    def _placement_state(
+        self, block: facts.BlockInfo, face: int, cursor: tuple[float, float, float], p: PlayerConnection
+    ) -> int:
         """Vanilla placement properties: logs/pillars take the clicked face's axis; directional blocks face
         the player; slabs/stairs take the half from where the face was clicked; torches on a side wall
         become wall torches."""
@@ -499,8 +548,16 @@ class Game:
 
     # ---- items -----------------------------------------------------------------------------------------
 
-    def spawn_item(self, item: int, count: int, pos: tuple[float, float, float], *, pop: bool = False,
-                   velocity: tuple[float, float, float] | None = None, pickup_delay: int = 10) -> list[ItemEntity]:
+    def spawn_item(
+        self,
+        item: int,
+        count: int,
+        pos: tuple[float, float, float],
+        *,
+        pop: bool = False,
+        velocity: tuple[float, float, float] | None = None,
+        pickup_delay: int = 10,
+    ) -> list[ItemEntity]:
         """Spawn item entities (split into max-size stacks). ``pop`` scatters them like a broken block."""
         out = []
         limit = facts.stack_size(item)
@@ -509,7 +566,11 @@ class Game:
             count -= n
             rng = self.scatter_rng
             if pop:  # vanilla Block.popResource: ±0.25 offset, velocity ±0.1 / 0.2 up
-                p = [pos[0] + rng.uniform(-0.25, 0.25), pos[1] + rng.uniform(-0.25, 0.25), pos[2] + rng.uniform(-0.25, 0.25)]
+                p = [
+                    pos[0] + rng.uniform(-0.25, 0.25),
+                    pos[1] + rng.uniform(-0.25, 0.25),
+                    pos[2] + rng.uniform(-0.25, 0.25),
+                ]
                 v = [rng.uniform(-0.1, 0.1), 0.2, rng.uniform(-0.1, 0.1)]
             else:
                 p = list(pos)
@@ -522,7 +583,10 @@ class Game:
         return out
 
     def _send_item_spawn(self, o: PlayerConnection, it: ItemEntity) -> None:
-        o.send("spawn_object", wire.spawn_entity(it.eid, it.uuid, facts.entity_type("item"), *it.pos, tuple(it.vel), 1))
+        o.send(
+            "spawn_object",
+            wire.spawn_entity(it.eid, it.uuid, facts.entity_type("item"), *it.pos, tuple(it.vel), 1),
+        )
         o.send("entity_metadata", wire.item_entity_metadata(it.eid, it.item, it.count))
         o.send("entity_velocity", wire.entity_velocity(it.eid, tuple(it.vel)))
         it.sent_pos = tuple(it.pos)
@@ -559,7 +623,11 @@ class Game:
         for other in list(self.items.values()):
             if other is it or other.item != it.item or other.count + it.count > limit:
                 continue
-            if abs(other.pos[0] - it.pos[0]) <= 0.5 and abs(other.pos[1] - it.pos[1]) <= 0.25 and abs(other.pos[2] - it.pos[2]) <= 0.5:
+            if (
+                abs(other.pos[0] - it.pos[0]) <= 0.5
+                and abs(other.pos[1] - it.pos[1]) <= 0.25
+                and abs(other.pos[2] - it.pos[2]) <= 0.5
+            ):
                 it.count += other.count
                 it.pickup_delay = max(it.pickup_delay, other.pickup_delay)
                 self._remove_item(other)
@@ -606,8 +674,14 @@ class Game:
     def throw(self, p: PlayerConnection, stack: tuple[int, int]) -> None:
         """Throw a stack from ``p``'s eyes in its look direction (vanilla Player.drop: speed 0.3, delay 40)."""
         yaw, pitch = math.radians(p.yaw), math.radians(p.pitch)
-        v = (-math.sin(yaw) * math.cos(pitch) * 0.3, -math.sin(pitch) * 0.3 + 0.1, math.cos(yaw) * math.cos(pitch) * 0.3)
-        self.spawn_item(stack[0], stack[1], (p.pos[0], p.pos[1] + PLAYER_EYE - 0.3, p.pos[2]), velocity=v, pickup_delay=40)
+        v = (
+            -math.sin(yaw) * math.cos(pitch) * 0.3,
+            -math.sin(pitch) * 0.3 + 0.1,
+            math.cos(yaw) * math.cos(pitch) * 0.3,
+        )
+        self.spawn_item(
+            stack[0], stack[1], (p.pos[0], p.pos[1] + PLAYER_EYE - 0.3, p.pos[2]), velocity=v, pickup_delay=40
+        )
         self.emit("drop", player=p.display_name, item=facts.item_name(stack[0]), count=stack[1])
 
     # ---- inventory -------------------------------------------------------------------------------------
@@ -618,7 +692,7 @@ class Game:
         inv.state_id += 1
         p.send("window_items", wire.window_items(0, inv.state_id, list(inv.slots), inv.cursor))
 
-    def click(self, p: PlayerConnection, c: wire.Click) -> None:
+    def click(self, p: PlayerConnection, c: Click) -> None:
         """Apply a click_window to window 0 and correct the client when its prediction differs."""
         inv = p.inventory
         if c.window != 0:

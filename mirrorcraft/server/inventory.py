@@ -34,7 +34,12 @@ HOTBAR = range(36, 45)
 OFFHAND = 45
 OUTSIDE = -999
 
-_ARMOR_SUFFIX = {5: ("_helmet", "carved_pumpkin", "turtle_helmet"), 6: ("_chestplate", "elytra"), 7: ("_leggings",), 8: ("_boots",)}
+_ARMOR_SUFFIX = {
+    5: ("_helmet", "carved_pumpkin", "turtle_helmet"),
+    6: ("_chestplate", "elytra"),
+    7: ("_leggings",),
+    8: ("_boots",),
+}
 
 
 def max_stack(item: int) -> int:
@@ -45,6 +50,19 @@ def max_stack(item: int) -> int:
 def _fits_armor(slot: int, item: int) -> bool:
     name = facts.item_name(item)
     return any(name.endswith(s) for s in _ARMOR_SUFFIX[slot])
+
+
+@dataclass
+class Click:
+    """A click_window packet in game terms (stacks as ``(item id, count)``)."""
+
+    window: int
+    state_id: int
+    slot: int
+    button: int
+    mode: int
+    changed: list[tuple[int, Stack]]
+    carried: Stack
 
 
 @dataclass
@@ -236,7 +254,9 @@ class PlayerInventory:
         if slot == CRAFT_RESULT:
             return
         a, b = self.slots[slot], self.slots[other]
-        if (b is not None and not self.can_place(slot, b[0])) or (a is not None and not self.can_place(other, a[0])):
+        if (b is not None and not self.can_place(slot, b[0])) or (
+            a is not None and not self.can_place(other, a[0])
+        ):
             return
         self.slots[slot], self.slots[other] = b, a
         res.changed.update({slot, other})
@@ -264,7 +284,12 @@ class PlayerInventory:
                 return
             c = self.cursor
             s = self.slots[slot]
-            if c is not None and self.can_place(slot, c[0]) and (s is None or s[0] == c[0]) and slot not in self._drag[1]:
+            if (
+                c is not None
+                and self.can_place(slot, c[0])
+                and (s is None or s[0] == c[0])
+                and slot not in self._drag[1]
+            ):
                 self._drag[1].append(slot)
         elif stage == 2:
             drag, self._drag = self._drag, None

@@ -46,7 +46,10 @@ def block_boxes(world: World, bx: int, by: int, bz: int) -> list[Box]:
     state = world.get_block(bx, by, bz)
     if state == 0:
         return []
-    return [(bx + b[0], by + b[1], bz + b[2], bx + b[3], by + b[4], bz + b[5]) for b in facts.collision_boxes(state)]
+    return [
+        (bx + b[0], by + b[1], bz + b[2], bx + b[3], by + b[4], bz + b[5])
+        for b in facts.collision_boxes(state)
+    ]
 
 
 def collides(world: World, box: Box) -> bool:
@@ -105,7 +108,14 @@ class ItemEntity:
         if self.pickup_delay > 0:
             self.pickup_delay -= 1
         if self.on_ground and abs(self.vel[0]) < 1e-3 and abs(self.vel[2]) < 1e-3:
-            below = (self.pos[0] - 0.1, self.pos[1] - 0.01, self.pos[2] - 0.1, self.pos[0] + 0.1, self.pos[1], self.pos[2] + 0.1)
+            below = (
+                self.pos[0] - 0.1,
+                self.pos[1] - 0.01,
+                self.pos[2] - 0.1,
+                self.pos[0] + 0.1,
+                self.pos[1],
+                self.pos[2] + 0.1,
+            )
             if collides(world, below):
                 self.vel = [0.0, 0.0, 0.0]
                 return

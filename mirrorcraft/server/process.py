@@ -45,7 +45,9 @@ class ServerProcess:
         Raises:
             ContractError: the child exited or did not report a port within ``timeout`` seconds.
         """
-        payload = json.dumps({"config": self.config.model_dump(mode="json"), "save_on_stop": self.save_on_stop})
+        payload = json.dumps(
+            {"config": self.config.model_dump(mode="json"), "save_on_stop": self.save_on_stop}
+        )
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "mirrorcraft.server.process", payload],
             stdout=subprocess.PIPE,

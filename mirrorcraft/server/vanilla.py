@@ -22,6 +22,7 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -172,8 +173,8 @@ def prepare_server_dir(
         The config with the chosen ports.
 
     Raises:
-        VanillaLaunchError: the save has no ``level.dat``, a datapack is missing, or the server folder
-            would overwrite something that is not a prepared MirrorCraft folder.
+        VanillaLaunchError: the save has no ``level.dat``, or a datapack is missing. An existing
+            ``server_dir/level_name`` is replaced by the fresh copy.
     """
     if not (world / "level.dat").is_file():
         raise VanillaLaunchError(f"{world}: not a world save (no level.dat)")
@@ -393,3 +394,82 @@ def spawn_info(world: Path, biome: str) -> SpawnInfo:
     x, y, z = level.spawn
     ns_biome = biome if ":" in biome else f"minecraft:{biome}"
     return SpawnInfo(position=BlockPos(x=x, y=y, z=z), biome=ns_biome)
+
+
+class VanillaEpisodes:
+    """The restart callback of :class:`~mirrorcraft.server.control.RconServerControl` for a vanilla jar:
+    each episode gets a fresh copy of its world (Vanilla or Mirror copy, datapacks included) and a
+    restarted server.
+
+    Limitation: vanilla's own randomness (loot rolls, mob AI) cannot be seeded from the episode seed; the
+    embedded server is the deterministic path.
+
+    Args:
+        config: the run settings (ports chosen on the first restart are kept for later ones).
+        worlds_root: the catalogue's output folder (``vanilla/plains-1``, ``mirror/plains-1/M03``).
+        ready_timeout: seconds to wait for ``Done (`` and RCON.
+        command: launch argv override (process-harness tests only).
+        check_rcon: wait for an RCON login (tests with a non-game process turn it off).
+        stop_timeout: seconds to wait for the server to exit after RCON ``stop`` before terminating it.
+    """
+
+    def __init__(
+        self,
+        config: VanillaServerConfig,
+        worlds_root: Path,
+        ready_timeout: float = 300.0,
+        command: Sequence[str] | None = None,
+        check_rcon: bool = True,
+        stop_timeout: float = 60.0,
+    ) -> None:
+        self.config = config
+        self.stop_timeout = stop_timeout
+        self.worlds_root = worlds_root
+        self.ready_timeout = ready_timeout
+        self._command = command
+        self._check_rcon = check_rcon
+        self.server: VanillaServer | None = None
+
+    def restart_blocking(self, world_id: str) -> SpawnInfo:
+        """Stop the running server, copy ``world_id`` fresh, start and wait; returns the spawn.
+
+        Raises:
+            VanillaLaunchError: unknown world, missing world folder, or the server failed to start.
+        """
+        from mirrorcraft.errors import WorldError
+        from mirrorcraft.worlds.catalogue import entry, world_path
+
+        try:
+            e = entry(world_id)
+        except WorldError as err:
+            raise VanillaLaunchError(str(err)) from err
+        src = world_path(self.worlds_root, e)
+        if not src.is_dir():
+            raise VanillaLaunchError(
+                f"world {world_id!r} not built: {src} does not exist (build the catalogue)"
+            )
+        self.close()
+        self.config = prepare_server_dir(self.config, src)
+        self.server = VanillaServer(self.config, command=self._command)
+        self.server.start()
+        self.server.wait_ready(self.ready_timeout, check_rcon=self._check_rcon)
+        return spawn_info(src, e.biome)
+
+    async def restart(self, identity: Any) -> SpawnInfo:
+        """``restart(identity)`` for ``RconServerControl``: runs :meth:`restart_blocking` in a thread so the
+        reactor keeps running."""
+        from twisted.internet import threads
+
+        return await threads.deferToThread(self.restart_blocking, identity.world_id)
+
+    def connect(self, reactor: Any) -> Any:
+        """A logged-in Twisted RCON client for the current server (``connect`` of ``RconServerControl``)."""
+        from mirrorcraft.server.rcon import connect_rcon
+
+        return connect_rcon(reactor, "127.0.0.1", self.config.rcon_port, self.config.rcon_password)
+
+    def close(self) -> None:
+        """Stop the running server, if any."""
+        if self.server is not None:
+            self.server.stop(timeout=self.stop_timeout)
+            self.server = None

@@ -1,1 +1,29 @@
-"""mirrorcraft.skills (see docs/architecture.md)."""
+"""mirrorcraft.skills — the semantic skills on top of the body, outcome reports and observations.
+
+* :mod:`~mirrorcraft.skills.runtime` — the shared context, limits, progress and report building;
+* :mod:`~mirrorcraft.skills.movement`, :mod:`~mirrorcraft.skills.gather`,
+  :mod:`~mirrorcraft.skills.containers`, :mod:`~mirrorcraft.skills.items` — the thirteen skills;
+* :mod:`~mirrorcraft.skills.registry` — :class:`SkillSet` (execute a call, get its report and σ);
+* :mod:`~mirrorcraft.skills.observe` — :class:`ObservationBuilder`, the only door from game to agent;
+* :mod:`~mirrorcraft.skills.routes` / :mod:`~mirrorcraft.skills.controls` — scripted routes and the
+  reachability and paired-observation controls (a test harness that knows the suites; not an agent);
+* :mod:`~mirrorcraft.skills.cli` — ``python -m mirrorcraft.run check ...``.
+
+Never imports :mod:`mirrorcraft.server` at module level (see docs/skills.md).
+"""
+
+from mirrorcraft.skills.observe import ActionHistory, BiomeTracker, ObservationBuilder
+from mirrorcraft.skills.registry import SKILL_CLASSES, SkillSet
+from mirrorcraft.skills.runtime import BaseSkill, Progress, SkillContext, SkillFailed
+
+__all__ = [
+    "SKILL_CLASSES",
+    "ActionHistory",
+    "BaseSkill",
+    "BiomeTracker",
+    "ObservationBuilder",
+    "Progress",
+    "SkillContext",
+    "SkillFailed",
+    "SkillSet",
+]

@@ -51,7 +51,7 @@ class OutcomeTable:
         )
         self.inv: dict[str, int] = {}
         self.ever: set[str] = set()
-        self.placed: set[str] = set()
+        self.placed: dict[str, list[int]] = {}  # workstation → heights it was placed at
         self.enchanted = False
         self.actions = 0
         self.last: tuple[int, SkillCall, OutcomeReport] | None = None
@@ -75,9 +75,13 @@ class OutcomeTable:
             blocks |= {"iron_ore": 6.0, "lapis_ore": 8.0}
         if self.y <= -40:
             blocks |= {"deepslate_diamond_ore": 5.0, "obsidian": 9.0, "deepslate": 1.0}
-        blocks |= {p: 2.0 for p in self.placed}
+        blocks |= {p: 2.0 for p in self.placed if self.near(p)}
         return observation(task=self.task, actions_used=self.actions, done=self.done(), inventory=self.inv,
                            blocks=blocks, entities={"minecraft:cow": 6.0}, last=self.last, y=self.y)  # fmt: skip
+
+    def near(self, station: str) -> bool:
+        """A placed workstation is in view (and usable) within 16 blocks of height (digging leaves it)."""
+        return any(abs(self.y - y) <= 16 for y in self.placed.get(station, []))
 
     def _tier(self) -> int:
         return max([TIER.get(k.removeprefix(M), 0) for k in self.inv] + [0])
@@ -111,7 +115,7 @@ class OutcomeTable:
                 return self._fail("mine", "tool_too_weak")
             return self._apply("mine", {M + k: v * a["count"] for k, v in self.drops[b].items()}, a["count"])
         if call.name == "craft_grid":
-            if a["workstation"] == "crafting_table" and "crafting_table" not in self.placed:
+            if a["workstation"] == "crafting_table" and not self.near("crafting_table"):
                 return self._fail("craft_grid", "no_workstation")
             cells = tuple((c or "").removeprefix(M) for row in a["grid"] for c in row)
             out = self.recipes.get(cells) or self.recipes.get(tuple(sorted(c for c in cells if c)))
@@ -128,10 +132,10 @@ class OutcomeTable:
             item = a["item"].removeprefix(M)
             if self.inv.get(a["item"], 0) < 1:
                 return self._fail("place", "missing_items")
-            self.placed.add(item)
+            self.placed.setdefault(item, []).append(self.y)
             return self._apply("place", {a["item"]: -1}, 1)
         if call.name == "smelt":
-            if a["device"] not in self.placed:
+            if not self.near(a["device"]):
                 return self._fail("smelt", "no_workstation")
             out = self.smelting.get((a["input"].removeprefix(M), a["device"]))
             if out is None:
@@ -145,7 +149,7 @@ class OutcomeTable:
             loot = self.loot.get(a["mob"].removeprefix(M), {})
             return self._apply("attack", {M + k: v * a["count"] for k, v in loot.items()}, a["count"])
         if call.name == "enchant":
-            if "enchanting_table" not in self.placed:
+            if not self.near("enchanting_table"):
                 return self._fail("enchant", "no_workstation")
             if self.inv.get(M + "lapis_lazuli", 0) < 1 or self.inv.get(a["item"], 0) < 1:
                 return self._fail("enchant", "missing_items")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import pytest_twisted
 from agents_support import World, agent, context, observation, report, run, step, user_text
 
 from mirrorcraft.agents import AgentError, ReplayMismatchError, make_agent, run_episode
@@ -611,3 +612,64 @@ def test_state_is_per_episode():
     prompt = user_text(fake.requests[first_calls])
     assert "LESSONS" not in prompt and "RECENT TRACE: (no actions yet)" in prompt
     assert ag.usage().model_calls == 1 and ag.reviews == 0 and len(ag.trace) == 1
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_loop_runs_on_the_twisted_reactor_with_deferred_callables():
+    from twisted.internet import defer, reactor
+
+    assert reactor.running
+    ag, _ = agent("react", [EXPLORE] * 3)
+    world = World("iron_armor", {"explore": lambda c: report("explore")})
+    result = await run_episode(
+        ag,
+        context(budget=3),
+        lambda: defer.succeed(world.observe()),
+        lambda call: defer.succeed(world.execute(call)),
+    )
+    assert result.end_reason == EndReason.BUDGET_EXHAUSTED and len(result.steps) == 3 and len(ag.trace) == 3
+
+
+def test_an_episode_run_fills_a_contract_episode_record():
+    from mirrorcraft.contracts import (
+        TASKS,
+        ActionStep,
+        Controls,
+        EpisodeIdentity,
+        EpisodeRecord,
+        ModelSettings,
+    )
+
+    ag, _ = agent("react", ["oops", EXPLORE, EXPLORE])
+    world = World("iron_armor", {"explore": lambda c: report("explore")})
+    run_ = run(run_episode(ag, context(budget=2), world.observe, world.execute))
+    ident = EpisodeIdentity(world="plains-1", suite=None, task="iron_armor", budget=2, agent="react",
+                            model=ModelSettings(name="gpt-4o-mini"), repetition=0, study_seed=0)  # fmt: skip
+    record = EpisodeRecord(
+        episode_id=ident.episode_id,
+        seed=ident.seed,
+        identity=ident,
+        controls=Controls(),
+        spawn={"position": {"x": 0, "y": 64, "z": 0}, "biome": "minecraft:plains"},
+        milestone_values=TASKS["iron_armor"].values(),
+        outcome={"score": 0, "success": False, "actions_used": 2, "end_reason": run_.end_reason},
+        trajectory=[
+            ActionStep(
+                index=s.index,
+                call=s.call,
+                signature=s.signature,
+                report=s.report,
+                score_after=0,
+                policy_errors=s.policy_errors,
+            )  # fmt: skip
+            for s in run_.steps
+        ],
+        trailing_policy_errors=run_.trailing_policy_errors,
+        milestones=[],
+        encounters=[],
+        usage=run_.usage,
+        prompt_template_version=run_.prompt_template_version,
+        evaluator="embedded",
+    )
+    assert record.prompt_template_version.startswith("react/v1/")
+    assert record.trajectory[0].policy_errors[0].raw_text == "oops" and record.usage.model_calls == 3

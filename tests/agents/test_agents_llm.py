@@ -10,7 +10,7 @@ import pytest_twisted
 from agents_support import MODEL, ScriptedCompletion, client
 
 from mirrorcraft.agents import LLMClient, LLMError, LLMSettings, ReplayBackend, ReplayMismatchError
-from mirrorcraft.agents.llm import LiteLLMBackend, import_litellm
+from mirrorcraft.agents.llm import LiteLLMBackend, import_litellm, reasoning_off_params
 from mirrorcraft.contracts import ModelSettings
 
 MSG = [{"role": "system", "content": "You are a player."}, {"role": "user", "content": "What next?"}]
@@ -38,6 +38,10 @@ def test_litellm_kwargs_reasoning_off_and_local_endpoint():
     assert local["api_base"] == "http://127.0.0.1:8000/v1" and "reasoning_effort" not in local
     plain = LiteLLMBackend(LLMSettings(model=MODEL)).kwargs(req)
     assert "reasoning_effort" not in plain  # gpt-4o-mini has no reasoning mode to disable
+    assert reasoning_off_params("vertex_ai/gemini-2.5-flash") == {"reasoning_effort": "disable"}
+    assert reasoning_off_params("anthropic/claude-sonnet-4-20250514") == {}  # extended thinking is opt-in
+    assert reasoning_off_params("deepseek/deepseek-chat") == {}
+    assert reasoning_off_params("no-such-provider/model") == {}
 
 
 def test_tokens_and_cost_come_from_litellm_and_aux_calls_count():

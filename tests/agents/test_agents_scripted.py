@@ -55,34 +55,35 @@ def test_the_policy_receives_no_rule_or_world_identity():
 def test_starts_with_logs_then_crafts_planks_by_an_explicit_grid():
     ag = ScriptedAgent()
     call = first(ag, blocks={"grass_block": 1.0, "birch_log": 6.0})
-    assert call == SkillCall.create("mine", {"block": "birch_log", "count": 5})
+    assert call == SkillCall.create("mine", {"block": "birch_log", "count": 6})
     rep = report(
         "mine",
-        completed=5,
-        delta={M + "birch_log": 5},
-        blocks_broken=[{"block": M + "birch_log", "count": 5}],
+        completed=6,
+        delta={M + "birch_log": 6},
+        blocks_broken=[{"block": M + "birch_log", "count": 6}],
     )
-    nxt = follow(ag, call, rep, 1, inventory={M + "birch_log": 5}, blocks={"birch_log": 6.0})
+    nxt = follow(ag, call, rep, 1, inventory={M + "birch_log": 6}, blocks={"birch_log": 6.0})
+    # 16 planks at the vanilla 4 per log: one craft of 4 takes
     assert nxt == SkillCall.create(
-        "craft_grid", {"workstation": "inventory", "grid": [["birch_log", None], [None, None]], "count": 3}
+        "craft_grid", {"workstation": "inventory", "grid": [["birch_log", None], [None, None]], "count": 4}
     )
 
 
 def test_fewer_planks_than_expected_make_it_craft_again():
     ag = ScriptedAgent()
-    first(ag, inventory={M + "oak_log": 5})  # stock goal met: planks next
-    craft = SkillCall.create(
-        "craft_grid", {"workstation": "inventory", "grid": [["oak_log", None], [None, None]], "count": 3}
+    craft = first(ag, inventory={M + "oak_log": 6})  # log stock goal met: 16 planks next
+    assert craft == SkillCall.create(
+        "craft_grid", {"workstation": "inventory", "grid": [["oak_log", None], [None, None]], "count": 4}
     )
     two_each = report(
         "craft_grid",
-        completed=3,
-        delta={M + "oak_log": -3, M + "oak_planks": 6},
-        produced={M + "oak_planks": 6},
+        completed=4,
+        delta={M + "oak_log": -4, M + "oak_planks": 8},
+        produced={M + "oak_planks": 8},
     )
-    nxt = follow(ag, craft, two_each, 2, inventory={M + "oak_log": 2, M + "oak_planks": 6})
+    nxt = follow(ag, craft, two_each, 2, inventory={M + "oak_log": 2, M + "oak_planks": 8})
     assert ag.describe()["learned_yield"]["planks"] == 2
-    # 6 more planks are needed at 2 per log: it crafts again with the 2 logs it has...
+    # 8 more planks are needed at 2 per log: it crafts again with the 2 logs it has...
     assert nxt == SkillCall.create(
         "craft_grid", {"workstation": "inventory", "grid": [["oak_log", None], [None, None]], "count": 2}
     )
@@ -92,9 +93,9 @@ def test_fewer_planks_than_expected_make_it_craft_again():
         delta={M + "oak_log": -2, M + "oak_planks": 4},
         produced={M + "oak_planks": 4},
     )
-    nxt = follow(ag, nxt, rep, 3, inventory={M + "oak_planks": 10}, blocks={"oak_log": 4.0})
-    # ...and then mines one more log for the last 2 planks (vanilla knowledge would say 1 log = 4 planks)
-    assert nxt == SkillCall.create("mine", {"block": "oak_log", "count": 1})
+    nxt = follow(ag, nxt, rep, 3, inventory={M + "oak_planks": 12}, blocks={"oak_log": 4.0})
+    # ...and then mines two more logs for the last 4 planks (vanilla knowledge would say one log is enough)
+    assert nxt == SkillCall.create("mine", {"block": "oak_log", "count": 2})
 
 
 def test_logs_dropping_planks_are_used_directly():

@@ -173,17 +173,32 @@ async def test_chest_opens_and_clicks_reach_the_server_as_predicted(squid) -> No
 
 
 @pytest_twisted.ensureDeferred
-async def test_trace_packets_records_both_directions(squid, tmp_path) -> None:
+async def test_probe_cli_traces_packets_both_ways(squid, tmp_path) -> None:
+    """``python -m mirrorcraft.mcproto_body --trace-packets FILE`` in its own process."""
+    import json
+    import subprocess
+    import sys
+
+    from twisted.internet.threads import deferToThread
+
     trace = tmp_path / "trace.jsonl"
-    body = await _spawn(squid, trace_packets=trace)
-    try:
-        assert body.conn.received_counts["map_chunk"] > 0
-        await body.disconnect()
-        body.conn.close_trace()
-        text = trace.read_text()
-        assert '"name":"map_chunk"' in text and '"dir":"out","name":"teleport_confirm"' in text
-    finally:
-        await body.disconnect()
+    proto = "760" if squid.version == "1.19.2" else "759"
+    cmd = [sys.executable, "-m", "mirrorcraft.mcproto_body", "--port", str(squid.port), "--protocol", proto,
+           "--username", next(_names), "--trace-packets", str(trace), "--seconds", "0.5"]  # fmt: skip
+    out = await deferToThread(subprocess.run, cmd, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    summary = json.loads(out.stdout)
+    assert (
+        summary["chunks_around_loaded"] and summary["protocol_errors"] == [] and summary["corrections"] == 0
+    )
+    rows = [json.loads(line) for line in trace.read_text().splitlines()]
+    names = {(r["dir"], r["name"]) for r in rows}
+    assert {("in", "login"), ("in", "map_chunk"), ("in", "position"), ("out", "teleport_confirm")} <= names
+    assert {("out", "settings"), ("out", "position_look")} <= names
+    confirm = next(r for r in rows if r["name"] == "teleport_confirm")
+    teleport = next(r for r in rows if r["dir"] == "in" and r["name"] == "position")
+    assert confirm["fields"]["teleport_id"] == teleport["fields"]["teleport_id"]
+    assert rows.index(confirm) < next(i for i, r in enumerate(rows) if r["name"] == "position_look")
 
 
 @pytest_twisted.ensureDeferred

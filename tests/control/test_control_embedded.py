@@ -43,7 +43,7 @@ async def test_rcon_commands_reach_a_mineflayer_client(embedded) -> None:
     node = shutil.which("node")
     assert node is not None, "node is required for the Mineflayer tests"
     executor = CommandExecutor(EmbeddedCommandHost(embedded), OpsList(never_ops={"agent"}))
-    factory = RconServerFactory(lambda cmd: executor.run(executor.console_source(), cmd).text)
+    factory = RconServerFactory(executor.rcon_handler())
     listening = factory.listen(reactor)
     bot = Bot()
     reactor.spawnProcess(

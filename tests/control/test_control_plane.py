@@ -29,7 +29,7 @@ from mirrorcraft.server.rcon import RconServerFactory, connect_rcon
 def plane():
     host = MemoryHost()
     ex = CommandExecutor(host)
-    factory = RconServerFactory(lambda cmd: ex.run(ex.console_source(), cmd).text, password="pw")
+    factory = RconServerFactory(ex.rcon_handler(), password="pw")
     port = factory.listen(reactor)
     pn = port.getHost().port
     yield host, ex, (lambda: connect_rcon(reactor, "127.0.0.1", pn, "pw"))

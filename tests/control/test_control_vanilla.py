@@ -160,3 +160,51 @@ async def test_wait_ready_waits_for_rcon(tmp_path: Path) -> None:
     finally:
         await threads.deferToThread(srv.stop, 1)
         await listening.stopListening()
+
+
+def _catalogue_world(root: Path, rel: str, spawn: tuple[int, int, int], pack: bool) -> None:
+    w = root / rel
+    (w / "region").mkdir(parents=True)
+    LevelData(level_name=rel, seed=1, spawn=spawn).save(w / "level.dat")
+    if pack:
+        (w / "datapacks").mkdir()
+        (w / "datapacks" / "mirrorcraft-M02.zip").write_bytes(b"PK\x05\x06" + b"\0" * 18)
+
+
+@pytest_twisted.ensureDeferred
+async def test_episodes_restart_with_a_fresh_world_copy(tmp_path: Path) -> None:
+    from mirrorcraft.contracts.episodes import EpisodeIdentity, ModelSettings
+    from mirrorcraft.server.vanilla import VanillaEpisodes
+
+    root = tmp_path / "worlds"
+    _catalogue_world(root, "vanilla/plains-1", (1, 70, 2), pack=False)
+    _catalogue_world(root, "mirror/plains-1/M02", (1, 70, 2), pack=True)
+    cfg = VanillaServerConfig(jar=tmp_path / "none.jar", server_dir=tmp_path / "srv")
+    done = "import time\nprint('Done (0.1s)!')\ntime.sleep(30)"
+    episodes = VanillaEpisodes(
+        cfg, root, ready_timeout=20, command=[sys.executable, "-u", "-c", done], check_rcon=False
+    )
+    ident = EpisodeIdentity(world="plains-1", suite="M02", task="iron_armor", budget=5, agent="react",
+                            model=ModelSettings(name="m"), repetition=0, study_seed=0)  # fmt: skip
+    try:
+        spawn = await episodes.restart(ident)
+        assert (spawn.position.x, spawn.position.y, spawn.position.z, spawn.biome) == (
+            1,
+            70,
+            2,
+            "minecraft:plains",
+        )
+        world = tmp_path / "srv" / "world"
+        assert (world / "datapacks" / "mirrorcraft-M02.zip").exists()
+        (world / "played.marker").write_text("the episode changed the world")
+        first = episodes.server
+        await episodes.restart(ident.model_copy(update={"suite": None}))
+        assert first.process.returncode is not None  # the previous server was stopped
+        assert not (world / "played.marker").exists() and not (world / "datapacks").exists()
+        assert episodes.config.rcon_port == cfg.rcon_port or cfg.rcon_port == 0
+        with pytest.raises(VanillaLaunchError, match="unknown world 'mars-1'"):
+            episodes.restart_blocking("mars-1")
+        with pytest.raises(VanillaLaunchError, match="not built: .*taiga-1 does not exist"):
+            episodes.restart_blocking("taiga-1")
+    finally:
+        await threads.deferToThread(episodes.close)

@@ -146,6 +146,9 @@ const commands = {
     await bot.toss(it.type, null, n)
     return { slots: slots() }
   },
+  async columns () {
+    return { columns: bot.world.getColumns().map((c) => [Number(c.chunkX), Number(c.chunkZ)]) }
+  },
   async quit () {
     setTimeout(() => process.exit(0), 200)
     bot.quit()

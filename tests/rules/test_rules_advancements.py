@@ -11,7 +11,7 @@ from rules_support import VANILLA, make_pack
 from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError, DatapackError
 from mirrorcraft.protocol.codec import decode, encode
-from mirrorcraft.server.rules.advancements import PASSIVE_TRIGGERS, ItemView, PlayerAdvancements
+from mirrorcraft.server.rules.advancements import PASSIVE_TRIGGERS, ItemView, PlayerAdvancements, layout_tree
 from mirrorcraft.server.rules.datapacks import DatapackSet
 
 STORY = "minecraft:story/"
@@ -184,3 +184,36 @@ def test_broken_advancements(tmp_path: Path) -> None:
         pack = make_pack(tmp_path / name, {f"data/test/advancements/{name}": content})
         with pytest.raises(DatapackError, match=expected):
             DatapackSet.load([VANILLA, pack])
+
+
+def test_enchanting_at_the_table_grants_enchant_item(vanilla: DatapackSet) -> None:
+    from mirrorcraft.server.rules.enchanting import EnchantingTable, JavaRandom
+
+    adv = PlayerAdvancements(vanilla)
+    res = EnchantingTable().enchant(
+        "minecraft:iron_pickaxe", 0, 15, 99, levels=30, lapis=1, player_random=JavaRandom(1)
+    )
+    assert res is not None
+    done = adv.enchanted_item(ItemView(res.item, 1, res.enchantments), res.levels_spent, tick=12)
+    assert done == [STORY + "enchant_item"]
+
+
+def test_tab_layout_is_a_tidy_tree(vanilla: DatapackSet) -> None:
+    adv = PlayerAdvancements(vanilla)
+    pos = layout_tree(adv.defs, adv.children)
+    assert set(pos) == set(adv.defs)  # every story advancement has a display
+    for a, (x, _) in pos.items():
+        depth, cur = 0, adv.defs[a].parent
+        while cur is not None:
+            depth, cur = depth + 1, adv.defs[cur].parent
+        assert x == depth, a
+    assert min(y for _, y in pos.values()) == 0.0
+    assert len(set(pos.values())) == len(pos)  # no two advancements on one spot
+    for kids in adv.children.values():
+        ys = [pos[k][1] for k in kids]
+        assert all(b - a >= 1.0 for a, b in zip(ys, ys[1:], strict=False))  # siblings at least one row apart
+    # a single chain stays on one row; a parent sits between its first and last child
+    chain = ["root", "mine_stone", "upgrade_tools", "smelt_iron"]
+    assert len({pos[STORY + n][1] for n in chain}) == 1
+    kids = [pos[k][1] for k in adv.children[STORY + "smelt_iron"]]
+    assert min(kids) <= pos[STORY + "smelt_iron"][1] <= max(kids)

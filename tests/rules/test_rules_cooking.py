@@ -201,3 +201,16 @@ def test_m05_hoe_cooks_to_pickaxe(mirror: Callable[[str], DatapackSet], vanilla:
     f.put(INPUT, Stack("minecraft:iron_hoe", 1))
     f.run(300)
     assert f.slots[INPUT] == Stack("minecraft:iron_hoe", 1)
+
+
+def test_output_set_from_outside_keeps_the_ledger_consistent(mirror: Callable[[str], DatapackSet]) -> None:
+    f = loaded("furnace", mirror("M01"), Stack(RAW_IRON, 2), Stack(COAL, 1))
+    f.run(400)
+    assert f.slots[OUTPUT] == Stack("minecraft:iron_nugget", 6) and len(f.ledger) == 2
+    f.put(OUTPUT, Stack("minecraft:iron_nugget", 2))  # e.g. a shift-click moved 4 out through the server
+    assert [entry[1] for entry in f.ledger] == [2]
+    take = f.take_output(rng=random.Random(0))
+    # items removed through put() are not reported as units (the server uses take_output for player takes)
+    assert take is not None and take.count == 2 and take.units == ()
+    f.put(OUTPUT, Stack("minecraft:iron_nugget", 5))  # foreign items: no provenance
+    assert not f.ledger

@@ -50,7 +50,9 @@ def fresh_world(template: Path, tmp: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory, node_modules: Path) -> Iterator[EmbeddedServer]:
+def server(
+    sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory, node_modules: Path
+) -> Iterator[EmbeddedServer]:
     """An embedded server on a free port, ticking at 40/s (accelerated: Mineflayer times digs itself)."""
     world = fresh_world(sandbox_template, tmp_path_factory.mktemp("server"))
     srv = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=40, view_distance=4, episode_seed=7))
@@ -95,7 +97,11 @@ class NodeBot(protocol.ProcessProtocol):
     def processEnded(self, reason) -> None:  # noqa: N802 - Twisted API
         for d in list(self._replies.values()) + [d for _, d in self._event_waiters]:
             if not d.called:
-                d.errback(RuntimeError(f"bot {self.name} ended: events {self.events[-3:]} stderr {self.stderr.decode(errors='replace')[-500:]}"))
+                d.errback(
+                    RuntimeError(
+                        f"bot {self.name} ended: events {self.events[-3:]} stderr {self.stderr.decode(errors='replace')[-500:]}"
+                    )
+                )
         self._replies.clear()
         self._event_waiters.clear()
         if not self.ended.called:
@@ -138,7 +144,9 @@ def spawn_bot(server: EmbeddedServer, node_modules: Path):
 
     async def make(name: str, version: str = "1.19.2") -> NodeBot:
         bot = NodeBot(name)
-        reactor.spawnProcess(bot, node, [node, str(BOT_JS), "127.0.0.1", str(server.port), name, version], env=dict(os.environ))
+        reactor.spawnProcess(
+            bot, node, [node, str(BOT_JS), "127.0.0.1", str(server.port), name, version], env=dict(os.environ)
+        )
         bots.append(bot)
         await bot.event("ready", timeout=30)
         return bot

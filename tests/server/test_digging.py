@@ -50,10 +50,34 @@ def test_tool_speeds_match_minecraft_data_materials(node_modules: Path) -> None:
     assert tool_speed("mineable/pickaxe", None) == 1.0
 
 
-BLOCKS = ["stone", "oak_log", "dirt", "grass_block", "iron_ore", "diamond_ore", "obsidian", "oak_leaves",
-          "sand", "cobweb", "bedrock", "sugar_cane", "deepslate", "crafting_table"]
-ITEMS = [None, "wooden_pickaxe", "stone_pickaxe", "iron_pickaxe", "diamond_pickaxe", "wooden_axe",
-         "golden_shovel", "shears", "iron_sword", "stick"]
+BLOCKS = [
+    "stone",
+    "oak_log",
+    "dirt",
+    "grass_block",
+    "iron_ore",
+    "diamond_ore",
+    "obsidian",
+    "oak_leaves",
+    "sand",
+    "cobweb",
+    "bedrock",
+    "sugar_cane",
+    "deepslate",
+    "crafting_table",
+]
+ITEMS = [
+    None,
+    "wooden_pickaxe",
+    "stone_pickaxe",
+    "iron_pickaxe",
+    "diamond_pickaxe",
+    "wooden_axe",
+    "golden_shovel",
+    "shears",
+    "iron_sword",
+    "stick",
+]
 
 
 def test_dig_ticks_agree_with_mineflayer_to_the_tick() -> None:
@@ -62,17 +86,41 @@ def test_dig_ticks_agree_with_mineflayer_to_the_tick() -> None:
         pytest.fail("node is required")
     cases = []
     for block, item, (haste, fatigue, eff), (water, air) in itertools.product(
-        BLOCKS, ITEMS, [(0, 0, 0), (2, 0, 0), (0, 1, 0), (2, 0, 3)], [(False, False), (True, False), (False, True)]
+        BLOCKS,
+        ITEMS,
+        [(0, 0, 0), (2, 0, 0), (0, 1, 0), (2, 0, 3)],
+        [(False, False), (True, False), (False, True)],
     ):
-        cases.append({"block": block, "item": item, "haste": haste, "fatigue": fatigue, "efficiency": eff,
-                      "inWater": water, "notOnGround": air})
-    proc = subprocess.run([node, str(REPO / "tests" / "node" / "dig_times.js")], input=json.dumps(cases),
-                          capture_output=True, text=True, timeout=60, check=True)
+        cases.append(
+            {
+                "block": block,
+                "item": item,
+                "haste": haste,
+                "fatigue": fatigue,
+                "efficiency": eff,
+                "inWater": water,
+                "notOnGround": air,
+            }
+        )
+    proc = subprocess.run(
+        [node, str(REPO / "tests" / "node" / "dig_times.js")],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     client = json.loads(proc.stdout)
     assert len(client) == len(cases)
     for case, ms in zip(cases, client, strict=True):
-        cond = DigConditions(item=case["item"], efficiency=case["efficiency"], haste=case["haste"],
-                             mining_fatigue=case["fatigue"], in_water=case["inWater"], on_ground=not case["notOnGround"])
+        cond = DigConditions(
+            item=case["item"],
+            efficiency=case["efficiency"],
+            haste=case["haste"],
+            mining_fatigue=case["fatigue"],
+            in_water=case["inWater"],
+            on_ground=not case["notOnGround"],
+        )
         ticks = dig_ticks(facts.block(case["block"]), cond)
         if ms is None:
             assert ticks == math.inf, case

@@ -125,9 +125,11 @@ def test_impossible_moves_are_refused_with_a_teleport_back(world_copy: Path, san
     g.move(p, start[0] + 0.2, start[1], start[2], None, None, True)  # a normal step
     assert p.pos[0] == start[0] + 0.2 and not p.sent
     here = list(p.pos)
-    for target in [(here[0] + 20, here[1], here[2]),  # > 10 blocks: "moved too quickly"
-                   (here[0] + 4, here[1], here[2]),  # faster than sprint-jumping with Speed I
-                   (here[0], here[1] - 1.5, here[2])]:  # into the grass/dirt below
+    for target in [
+        (here[0] + 20, here[1], here[2]),  # > 10 blocks: "moved too quickly"
+        (here[0] + 4, here[1], here[2]),  # faster than sprint-jumping with Speed I
+        (here[0], here[1] - 1.5, here[2]),
+    ]:  # into the grass/dirt below
         p.sent.clear()
         p.pending_teleport = None
         g.move(p, *target, None, None, True)

@@ -118,7 +118,12 @@ def test_double_click_gathers_non_full_stacks_first() -> None:
     inv.click(36, 0, 0)
     inv.click(36, 0, 6)
     # first pass empties the partial stacks (5 + 10 + 20), the second tops up from the full one
-    assert inv.cursor == (COBBLE, 64) and inv.slots[10] is None and inv.slots[11] is None and inv.slots[9] == (COBBLE, 35)
+    assert (
+        inv.cursor == (COBBLE, 64)
+        and inv.slots[10] is None
+        and inv.slots[11] is None
+        and inv.slots[9] == (COBBLE, 35)
+    )
 
 
 def test_result_slot_and_armor_rules() -> None:
@@ -140,7 +145,12 @@ def test_bad_slots_and_modes_raise() -> None:
 def test_add_fills_hotbar_then_main_merging_first() -> None:
     inv = inv_with(s40=(COBBLE, 62))
     left, changed = inv.add(COBBLE, 70)
-    assert left == 0 and inv.slots[40] == (COBBLE, 64) and inv.slots[36] == (COBBLE, 64) and inv.slots[37] == (COBBLE, 4)
+    assert (
+        left == 0
+        and inv.slots[40] == (COBBLE, 64)
+        and inv.slots[36] == (COBBLE, 64)
+        and inv.slots[37] == (COBBLE, 4)
+    )
     assert changed == {36, 37, 40}
     left, _ = PlayerInventory(slots=[(PICK, 1)] * 46).add(LOG, 3)
     assert left == 3

@@ -4,6 +4,7 @@ reason when the protocol state allows one, while a Mineflayer client keeps playi
 from __future__ import annotations
 
 import json
+import shutil
 import struct
 import zlib
 
@@ -107,7 +108,9 @@ LOGIN_DISCONNECT = 0x00
 
 
 @pytest_twisted.ensureDeferred
-async def test_bad_clients_are_dropped_with_a_reason_and_others_keep_playing(server: EmbeddedServer, spawn_bot, sandbox_info) -> None:
+async def test_bad_clients_are_dropped_with_a_reason_and_others_keep_playing(
+    server: EmbeddedServer, spawn_bot, sandbox_info
+) -> None:
     bot = await spawn_bot("survivor")
     port = server.port
 
@@ -179,3 +182,21 @@ async def _sleep(seconds: float) -> None:
     d: defer.Deferred = defer.Deferred()
     reactor.callLater(seconds, d.callback, None)
     await d
+
+
+@pytest_twisted.ensureDeferred
+async def test_silent_client_is_kicked_on_keep_alive_timeout(sandbox_template, tmp_path) -> None:
+    from mirrorcraft.server.config import ServerConfig
+
+    world = tmp_path / "world"
+    shutil.copytree(sandbox_template, world)
+    srv = EmbeddedServer(ServerConfig(world=world, port=0, keep_alive_interval=0.2, keep_alive_timeout=0.6))
+    port = srv.start()
+    try:
+        raw = await connect(port)
+        raw.transport.write(handshake(port) + login_start("sleepy"))
+        data = await closed_within(raw, 5.0)
+        assert reason_of(split_frames(data), PLAY_DISCONNECT) == "Timed out"
+        assert "sleepy" not in srv.player_names()
+    finally:
+        await defer.maybeDeferred(srv.stop)

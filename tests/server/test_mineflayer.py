@@ -22,7 +22,9 @@ async def _teleport(server: EmbeddedServer, bot, x: float, y: float, z: float) -
 
 
 @pytest_twisted.ensureDeferred
-async def test_spawn_chunks_and_blocks_match_the_save(server: EmbeddedServer, spawn_bot, sandbox_template, sandbox_info) -> None:
+async def test_spawn_chunks_and_blocks_match_the_save(
+    server: EmbeddedServer, spawn_bot, sandbox_template, sandbox_info
+) -> None:
     bot = await spawn_bot("looker")
     ready = await bot.event("ready")
     sx, sy, sz = sandbox_info["spawn"]
@@ -30,7 +32,9 @@ async def test_spawn_chunks_and_blocks_match_the_save(server: EmbeddedServer, sp
     assert (ready["pos"]["x"], ready["pos"]["z"]) == (sx + 0.5, sz + 0.5)
     save = Save.open(sandbox_template)
     samples = [(sx, sy - 1, sz), (sx, sy, sz), (sx, 0, sz), (sx, -64, sz), (sx + 3, 30, sz - 5)]
-    samples += [tuple(p) for name in ("coal_ore", "iron_ore", "diamond_ore") for p in sandbox_info["ores"][name][:1]]
+    samples += [
+        tuple(p) for name in ("coal_ore", "iron_ore", "diamond_ore") for p in sandbox_info["ores"][name][:1]
+    ]
     samples += [tuple(t["base"]) for t in sandbox_info["trees"][:3]]
     samples += [(x, y, z) for x in (-20, 0, 24) for y in (55, 64, 66) for z in (-20, 2, 24)]
     res = await bot.cmd("blocks", positions=samples)
@@ -57,7 +61,9 @@ def _stand_next_to(server: EmbeddedServer, x: int, y: int, z: int) -> tuple[floa
 
 
 @pytest_twisted.ensureDeferred
-async def test_dig_log_stone_and_pickaxe_with_loot_drops(server: EmbeddedServer, spawn_bot, sandbox_info) -> None:
+async def test_dig_log_stone_and_pickaxe_with_loot_drops(
+    server: EmbeddedServer, spawn_bot, sandbox_info
+) -> None:
     bot = await spawn_bot("digger")
     events: list[tuple[str, dict[str, Any]]] = []
     server.game.listeners.append(lambda ev, data: events.append((ev, data)))
@@ -71,7 +77,10 @@ async def test_dig_log_stone_and_pickaxe_with_loot_drops(server: EmbeddedServer,
     got = await bot.cmd("wait_item", name="oak_log", atLeast=1, ms=4000)
     assert got["got"], got
     assert server.block_at(*tree) == "air"
-    assert ("block_broken", {"player": "digger", "pos": tuple(tree), "block": "minecraft:oak_log", "drops": [("oak_log", 1)]}) in events
+    assert (
+        "block_broken",
+        {"player": "digger", "pos": tuple(tree), "block": "minecraft:oak_log", "drops": [("oak_log", 1)]},
+    ) in events
     assert any(ev == "pickup" and d["item"] == "oak_log" for ev, d in events)
 
     # 2. stone, bare-handed: it breaks (slowly) but drops nothing
@@ -86,7 +95,10 @@ async def test_dig_log_stone_and_pickaxe_with_loot_drops(server: EmbeddedServer,
     assert server.block_at(*wall) == "air"
     got = await bot.cmd("wait_item", name="cobblestone", atLeast=1, ms=1500)
     assert not got["got"] and got["count"] == 0
-    assert ("block_broken", {"player": "digger", "pos": wall, "block": "minecraft:stone", "drops": []}) in events
+    assert (
+        "block_broken",
+        {"player": "digger", "pos": wall, "block": "minecraft:stone", "drops": []},
+    ) in events
 
     # 3. a wooden pickaxe from the test hook, then stone drops cobblestone
     assert server.give_item("digger", "wooden_pickaxe") == 1
@@ -112,7 +124,17 @@ async def test_dig_log_stone_and_pickaxe_with_loot_drops(server: EmbeddedServer,
 
     # 5. the client's inventory equals the server's after a series of clicks: pickup, put, right-click
     #    split, swap with the cursor, shift-click, number-key swap, drop one (Q over a slot)
-    clicks = [(36, 0, 0), (20, 0, 0), (20, 1, 0), (37, 0, 0), (37, 0, 0), (22, 0, 0), (22, 0, 1), (11, 2, 2), (11, 0, 4)]
+    clicks = [
+        (36, 0, 0),
+        (20, 0, 0),
+        (20, 1, 0),
+        (37, 0, 0),
+        (37, 0, 0),
+        (22, 0, 0),
+        (22, 0, 1),
+        (11, 2, 2),
+        (11, 0, 4),
+    ]
     for slot, button, mode in clicks:
         res = await bot.cmd("click", slot=slot, button=button, mode=mode)
         assert res["ok"], res
@@ -120,13 +142,17 @@ async def test_dig_log_stone_and_pickaxe_with_loot_drops(server: EmbeddedServer,
     server_view = {str(k): [n, c] for k, (n, c) in server.inventory("digger").items()}
     assert client["slots"] == server_view
     assert server_view == {"36": ["oak_log", 1], "37": ["wooden_pickaxe", 1]}
-    assert not any(ev == "click" and d["resync"] for ev, d in events), [d for ev, d in events if ev == "click"]
+    assert not any(ev == "click" and d["resync"] for ev, d in events), [
+        d for ev, d in events if ev == "click"
+    ]
     assert any(ev == "drop" and d["item"] == "cobblestone" for ev, d in events)
     await bot.cmd("quit")
 
 
 @pytest_twisted.ensureDeferred
-async def test_placed_block_is_seen_by_a_second_bot_and_bots_see_each_other_move(server: EmbeddedServer, spawn_bot, sandbox_info) -> None:
+async def test_placed_block_is_seen_by_a_second_bot_and_bots_see_each_other_move(
+    server: EmbeddedServer, spawn_bot, sandbox_info
+) -> None:
     a = await spawn_bot("builder")
     b = await spawn_bot("watcher")
     sx, sy, sz = sandbox_info["spawn"]
@@ -168,13 +194,45 @@ async def test_placed_block_is_seen_by_a_second_bot_and_bots_see_each_other_move
 
 
 @pytest_twisted.ensureDeferred
-async def test_protocol_759_client_logs_in_and_sees_the_save(server: EmbeddedServer, spawn_bot, sandbox_template, sandbox_info) -> None:
+async def test_protocol_759_client_logs_in_and_sees_the_save(
+    server: EmbeddedServer, spawn_bot, sandbox_template, sandbox_info
+) -> None:
     bot = await spawn_bot("old", version="1.19")
     ready = await bot.event("ready")
     assert ready["protocol"] == 759
     save = Save.open(sandbox_template)
     sx, sy, sz = sandbox_info["spawn"]
-    samples = [(sx, sy - 1, sz), (sx, 10, sz), tuple(sandbox_info["ores"]["iron_ore"][0]), tuple(sandbox_info["trees"][1]["base"])]
+    samples = [
+        (sx, sy - 1, sz),
+        (sx, 10, sz),
+        tuple(sandbox_info["ores"]["iron_ore"][0]),
+        tuple(sandbox_info["trees"][1]["base"]),
+    ]
     res = await bot.cmd("blocks", positions=samples)
-    assert res["names"] == [save.read_chunk(x >> 4, z >> 4).block_at(x, y, z)[0].removeprefix("minecraft:") for x, y, z in samples]
+    assert res["names"] == [
+        save.read_chunk(x >> 4, z >> 4).block_at(x, y, z)[0].removeprefix("minecraft:") for x, y, z in samples
+    ]
+    await bot.cmd("quit")
+
+
+@pytest_twisted.ensureDeferred
+async def test_chunks_load_and_unload_as_the_player_moves(server: EmbeddedServer, spawn_bot) -> None:
+    bot = await spawn_bot("traveller")
+    r = server.config.view_distance
+
+    def square(cx: int, cz: int) -> set[tuple[int, int]]:
+        return {(x, z) for x in range(cx - r, cx + r + 1) for z in range(cz - r, cz + r + 1)}
+
+    cols = await bot.cmd("columns")
+    assert {tuple(c) for c in cols["columns"]} == square(0, 0)
+    x, z = -50, -50
+    y = next(y for y in range(100, -64, -1) if server.block_at(x, y - 1, z) != "air")
+    await _teleport(server, bot, x + 0.5, float(y), z + 0.5)
+    for _ in range(40):
+        cols = await bot.cmd("columns")
+        if {tuple(c) for c in cols["columns"]} == square(x >> 4, z >> 4):
+            break
+    assert {tuple(c) for c in cols["columns"]} == square(x >> 4, z >> 4)
+    res = await bot.cmd("blocks", positions=[[x, y - 1, z]])
+    assert res["names"] == [server.block_at(x, y - 1, z)]
     await bot.cmd("quit")

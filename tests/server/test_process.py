@@ -17,15 +17,21 @@ from mirrorcraft.server.process import ServerProcess
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_server_process_serves_a_mineflayer_client_and_stops_cleanly(sandbox_template: Path, tmp_path: Path) -> None:
+def test_server_process_serves_a_mineflayer_client_and_stops_cleanly(
+    sandbox_template: Path, tmp_path: Path
+) -> None:
     world = fresh_copy(sandbox_template, tmp_path / "world")
     proc = ServerProcess(ServerConfig(world=world, port=0, tick_rate=20))
     port = proc.start(timeout=60)
     try:
         node = shutil.which("node")
         assert node is not None
-        bot = subprocess.Popen([node, str(REPO / "tests" / "node" / "bot.js"), "127.0.0.1", str(port), "child", "1.19.2"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        bot = subprocess.Popen(
+            [node, str(REPO / "tests" / "node" / "bot.js"), "127.0.0.1", str(port), "child", "1.19.2"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         try:
             ready = None
             for line in bot.stdout:  # type: ignore[union-attr]

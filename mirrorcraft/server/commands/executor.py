@@ -12,7 +12,6 @@ Replies: a command's messages are returned in order; RCON joins them with no sep
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -101,6 +100,16 @@ class CommandExecutor:
             position=player.position,
             entity=player,
         )
+
+    def rcon_handler(self, name: str = "Rcon"):
+        """The command handler for :class:`~mirrorcraft.server.rcon.RconServerFactory`: runs each command
+        as the RCON console and returns vanilla's reply text."""
+        source = self.console_source(name)
+
+        def handle(command: str) -> str:
+            return self.run(replace(source, position=self.host.spawn_point()), command).text
+
+        return handle
 
     # -- entry points ------------------------------------------------------------------------------
     def run(self, source: CommandSource, text: str) -> CommandResult:
@@ -463,7 +472,8 @@ class CommandExecutor:
                 done = self.host.advancement_criteria(p, adv)
                 crits = table[adv].criteria
                 if grant:
-                    if crits and set(crits) <= done:
+                    # AdvancementCommands.Action.GRANT: done → unchanged, else award every remaining criterion
+                    if table[adv].is_done(done):
                         continue
                     for crit in crits:
                         if crit not in done:
@@ -664,8 +674,3 @@ class CommandExecutor:
                     )
                 )
         return len(entries)
-
-
-def floor_pos(pos: tuple[float, float, float]) -> tuple[int, int, int]:
-    """Block coordinates of a position."""
-    return (math.floor(pos[0]), math.floor(pos[1]), math.floor(pos[2]))

@@ -16,7 +16,7 @@ from typing import Any
 from mirrorcraft import gamedata
 from mirrorcraft.errors import GameDataError
 from mirrorcraft.server.commands import model as m
-from mirrorcraft.server.commands.dispatcher import Node, arg, finish, lit, parse_nodes
+from mirrorcraft.server.commands.dispatcher import Context, Node, arg, finish, lit, parse_nodes
 from mirrorcraft.server.commands.reader import CommandSyntaxError, StringReader
 from mirrorcraft.server.commands.selectors import Selector, parse_selector
 
@@ -401,10 +401,6 @@ def _plain(value: Any) -> str:
 
 
 # -- the tree -----------------------------------------------------------------------------------
-
-
-def _a(name: str, default: Any = None):
-    return lambda a: a.get(name, default)
 
 
 def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purpose
@@ -899,7 +895,7 @@ def parse_command(text: str, permission_level: int = 4) -> m.Command:
     if reader.can_read() and reader.peek() == "/":
         reader.skip()
         reader = StringReader(text[1:])
-    results = parse_nodes(command_tree(), reader, _root_context(), permission_level)
+    results = parse_nodes(command_tree(), reader, Context(), permission_level)
     chain = finish(results)
     steps: list[m.Condition] = []
     for ctx in chain[:-1]:
@@ -913,9 +909,3 @@ def parse_command(text: str, permission_level: int = 4) -> m.Command:
     if len(chain) > 1 or isinstance(command, m.EntityTest):
         return m.Execute(tuple(steps), command)
     return command
-
-
-def _root_context():
-    from mirrorcraft.server.commands.dispatcher import Context
-
-    return Context()

@@ -13,6 +13,7 @@ block on network I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
@@ -66,16 +67,28 @@ class EntityRef:
 
 @dataclass(frozen=True, slots=True)
 class AdvancementInfo:
-    """One loaded advancement: its parent (``None`` for a root) and criteria names.
+    """One loaded advancement: parent (``None`` for a root), criteria and requirements.
 
-    Completion follows vanilla's default requirements (every criterion); ``title`` is the display title
-    (``None``: the vanilla language text of the id is used, see :func:`texts.advancement_title`).
+    ``requirements`` is the advancement JSON's ``requirements``: the advancement is done when every group
+    has at least one completed criterion (vanilla ``AdvancementProgress.isDone``; ``obtain_armor`` is one
+    group of four armour pieces). Empty means vanilla's default, every criterion its own group. ``title``
+    is the display title (``None``: the vanilla language text of the id is used).
     """
 
     id: str
     parent: str | None
     criteria: tuple[str, ...]
     title: str | None = None
+    requirements: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def groups(self) -> tuple[tuple[str, ...], ...]:
+        return self.requirements or tuple((c,) for c in self.criteria)
+
+    def is_done(self, completed: AbstractSet[str]) -> bool:
+        """Whether ``completed`` criteria complete the advancement."""
+        groups = self.groups
+        return bool(groups) and all(any(c in completed for c in g) for g in groups)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ inspected, logged and tested without a game, and the same object runs against an
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from mirrorcraft.server.commands.selectors import Selector
@@ -35,8 +36,6 @@ class Position:
         return (self.x.resolve(origin[0]), self.y.resolve(origin[1]), self.z.resolve(origin[2]))
 
     def block(self, origin: tuple[float, float, float]) -> tuple[int, int, int]:
-        import math
-
         x, y, z = self.resolve(origin)
         return (math.floor(x), math.floor(y), math.floor(z))
 

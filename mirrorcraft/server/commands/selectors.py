@@ -231,7 +231,7 @@ class Selector:
                 info = table.get(adv)
                 done = host.advancement_criteria(e, adv)
                 if isinstance(want, bool):
-                    complete = info is not None and bool(info.criteria) and set(info.criteria) <= done
+                    complete = info is not None and info.is_done(done)
                     if complete != want:
                         return False
                 else:

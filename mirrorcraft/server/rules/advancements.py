@@ -23,9 +23,9 @@ wiki "Advancement/JSON format"):
   ``entity_hurt_player``, ``cured_zombie_villager``) is parsed and never fires; an unknown trigger is an
   error. ``player`` conditions are accepted only empty (they would need entity predicates).
 
-Partial: the packet's ``x``/``y`` layout is a simple tidy tree (x = depth, y = row of the first leaf), not
-vanilla's ``TreeNodePosition``; rewards (recipes, loot, experience, functions) are parsed loosely and not
-given.
+The packet's ``x``/``y`` come from vanilla's ``TreeNodePosition`` algorithm (:func:`layout_tree`, the
+Buchheim-Juenger-Leipert form of Walker's tidy tree); children are ordered by id where vanilla uses its
+load order. Partial: rewards (recipes, loot, experience, functions) are not given.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ __all__ = [
     "Criterion",
     "ItemView",
     "PlayerAdvancements",
+    "layout_tree",
     "parse_advancement",
 ]
 
@@ -325,6 +326,7 @@ class PlayerAdvancements:
             for c in self.defs[a].criteria.values():
                 self._by_trigger.setdefault(c.trigger, []).append((a, c))
         self.completed: dict[str, int] = {a: self._done_tick(a) for a in self.defs if self.is_done(a)}
+        self._positions: dict[str, tuple[float, float]] | None = None
 
     # -- state --------------------------------------------------------------------------------------
     def is_done(self, adv: str) -> bool:
@@ -446,25 +448,9 @@ class PlayerAdvancements:
         return False
 
     def _layout(self) -> dict[str, tuple[float, float]]:
-        pos: dict[str, tuple[float, float]] = {}
-        row = [0]
-
-        def place(a: str, depth: int) -> float:
-            kids = [c for c in self.children[a] if self.defs[c].display is not None]
-            if not kids:
-                y = float(row[0])
-                row[0] += 1
-            else:
-                ys = [place(c, depth + 1) for c in kids]
-                y = ys[0]
-            pos[a] = (float(depth), y)
-            return y
-
-        for a in sorted(self.defs):
-            if self.defs[a].parent is None and self.defs[a].display is not None:
-                row[0] = 0
-                place(a, 0)
-        return pos
+        if self._positions is None:
+            self._positions = layout_tree(self.defs, self.children)
+        return self._positions
 
     def packet(self, *, reset: bool = True, epoch_ms: int = 0, ms_per_tick: int = 50) -> Advancements:
         """The ``advancements`` packet content for this player (every visible advancement and its progress).
@@ -496,6 +482,152 @@ class PlayerAdvancements:
             for a in shown
         }
         return Advancements(reset=reset, advancements=advs, removed=[], progress=progress)
+
+
+# --------------------------------------------------------------------------------------------------
+# Tab layout (vanilla TreeNodePosition: Walker's tidy tree as improved by Buchheim, Juenger and Leipert)
+# --------------------------------------------------------------------------------------------------
+
+
+class _Node:
+    __slots__ = (
+        "id",
+        "parent",
+        "prev",
+        "index",
+        "kids",
+        "ancestor",
+        "thread",
+        "x",
+        "y",
+        "mod",
+        "change",
+        "shift",
+    )
+
+    def __init__(self, adv: str, parent: _Node | None, prev: _Node | None, index: int, depth: int) -> None:
+        self.id, self.parent, self.prev, self.index = adv, parent, prev, index
+        self.kids: list[_Node] = []
+        self.ancestor: _Node = self
+        self.thread: _Node | None = None
+        self.x, self.y = depth, -1.0
+        self.mod = self.change = self.shift = 0.0
+
+    def left(self) -> _Node | None:  # next node on the left contour
+        return self.thread or (self.kids[0] if self.kids else None)
+
+    def right(self) -> _Node | None:  # next node on the right contour
+        return self.thread or (self.kids[-1] if self.kids else None)
+
+
+def _build(adv: str, parent: _Node | None, prev: _Node | None, index: int, depth: int,
+           defs: Mapping[str, AdvancementDef], children: Mapping[str, list[str]]) -> _Node:  # fmt: skip
+    node = _Node(adv, parent, prev, index, depth)
+    last: _Node | None = None
+
+    def attach(child: str) -> None:
+        nonlocal last
+        if defs[child].display is not None:
+            last = _build(child, node, last, len(node.kids) + 1, depth + 1, defs, children)
+            node.kids.append(last)
+        else:  # an invisible advancement's children hang on the nearest visible ancestor
+            for grandchild in children[child]:
+                attach(grandchild)
+
+    for child in children[adv]:
+        attach(child)
+    return node
+
+
+def _first_walk(v: _Node) -> None:
+    if not v.kids:
+        v.y = v.prev.y + 1.0 if v.prev else 0.0
+        return
+    default: _Node | None = None
+    for w in v.kids:
+        _first_walk(w)
+        default = _apportion(w, default or w)
+    shift = change = 0.0
+    for w in reversed(v.kids):  # execute the shifts recorded by _move_subtree
+        w.y += shift
+        w.mod += shift
+        change += w.change
+        shift += w.shift + change
+    mid = (v.kids[0].y + v.kids[-1].y) / 2.0
+    if v.prev is not None:
+        v.y = v.prev.y + 1.0
+        v.mod = v.y - mid
+    else:
+        v.y = mid
+
+
+def _apportion(v: _Node, default: _Node) -> _Node:
+    if v.prev is None or v.parent is None:
+        return default
+    in_r = out_r = v
+    in_l, out_l = v.prev, v.parent.kids[0]
+    s_in_r = s_out_r = v.mod
+    s_in_l, s_out_l = in_l.mod, out_l.mod
+    while in_l.right() is not None and in_r.left() is not None:
+        in_l, in_r = in_l.right(), in_r.left()  # type: ignore[assignment]
+        out_l, out_r = out_l.left(), out_r.right()  # type: ignore[assignment]
+        out_r.ancestor = v
+        gap = in_l.y + s_in_l - (in_r.y + s_in_r) + 1.0
+        if gap > 0:
+            left = in_l.ancestor if in_l.ancestor in v.parent.kids else default
+            subtrees = float(v.index - left.index)
+            if subtrees != 0.0:
+                v.change -= gap / subtrees
+                left.change += gap / subtrees
+            v.shift += gap
+            v.y += gap
+            v.mod += gap
+            s_in_r += gap
+            s_out_r += gap
+        s_in_l += in_l.mod
+        s_in_r += in_r.mod
+        s_out_l += out_l.mod
+        s_out_r += out_r.mod
+    if in_l.right() is not None and out_r.right() is None:
+        out_r.thread = in_l.right()
+        out_r.mod += s_in_l - s_out_r
+    else:
+        if in_r.left() is not None and out_l.left() is None:
+            out_l.thread = in_r.left()
+            out_l.mod += s_in_r - s_out_l
+        default = v
+    return default
+
+
+def _second_walk(v: _Node, m: float, depth: int, low: float) -> float:
+    v.y += m
+    v.x = depth
+    low = min(low, v.y)
+    for w in v.kids:
+        low = _second_walk(w, m + v.mod, depth + 1, low)
+    return low
+
+
+def _collect(v: _Node, shift: float, out: dict[str, tuple[float, float]]) -> None:
+    out[v.id] = (float(v.x), v.y + shift)
+    for w in v.kids:
+        _collect(w, shift, out)
+
+
+def layout_tree(
+    defs: Mapping[str, AdvancementDef], children: Mapping[str, list[str]]
+) -> dict[str, tuple[float, float]]:
+    """Tab positions ``(x, y)`` of every displayed advancement, as vanilla's ``TreeNodePosition.run``
+    computes them for each displayed root: x = depth, y from the tidy-tree algorithm, shifted so the
+    smallest y is 0. Children are taken in id order (vanilla: its load order, a hash order)."""
+    out: dict[str, tuple[float, float]] = {}
+    for adv in sorted(defs):
+        if defs[adv].parent is None and defs[adv].display is not None:
+            root = _build(adv, None, None, 1, 0, defs, children)
+            _first_walk(root)
+            low = _second_walk(root, 0.0, 0, root.y)
+            _collect(root, -low if low < 0 else 0.0, out)
+    return out
 
 
 def _display(d: AdvancementDef, xy: tuple[float, float]) -> AdvancementDisplay:

@@ -174,9 +174,9 @@ class CookingDevice:
     """
 
     device: Device
-    packs: DatapackSet
-    book: RecipeBook | None = None
-    fuels: FuelTable | None = None
+    packs: DatapackSet = field(repr=False)
+    book: RecipeBook | None = field(default=None, repr=False)
+    fuels: FuelTable | None = field(default=None, repr=False)
     slots: list[Stack | None] = field(default_factory=lambda: [None, None, None])
     lit_time: int = 0
     lit_duration: int = 0
@@ -226,6 +226,9 @@ class CookingDevice:
     def put(self, slot: int, stack: Stack | None) -> None:
         """Set a slot (vanilla ``setItem``): a different input item restarts the cook with its recipe's time.
 
+        For player takes from the output slot use :meth:`take_output`, which also reports what the taken
+        items were made of; setting the output here keeps the ledger consistent (oldest units leave first).
+
         Raises:
             ContractError: Bad slot, or more than a stack in a slot.
         """
@@ -235,12 +238,27 @@ class CookingDevice:
             raise ContractError(f"furnace slot {slot}: {stack.count} x {stack.item} is not a valid stack")
         old = self.slots[slot]
         self.slots[slot] = stack
-        if slot == OUTPUT and stack is None:
-            self.ledger.clear()
+        if slot == OUTPUT:
+            self._trim_ledger()
         if slot == INPUT and not (stack is not None and old is not None and stack.item == old.item):
             recipe = self.recipe()
             self.cooking_total_time = recipe.cookingtime if recipe else _DEFAULT_COOK_TIME
             self.cooking_progress = 0
+
+    def _trim_ledger(self) -> None:
+        """Keep the ledger consistent with an output slot set from outside (oldest units leave first)."""
+        out = self.slots[OUTPUT]
+        if out is None or any(entry[0].item != out.item for entry in self.ledger):
+            self.ledger.clear()
+            if out is None:
+                return
+        excess = sum(entry[1] for entry in self.ledger) - out.count
+        while excess > 0 and self.ledger:
+            used = min(excess, self.ledger[0][1])
+            self.ledger[0][1] -= used
+            excess -= used
+            if self.ledger[0][1] == 0:
+                self.ledger.popleft()
 
     def _can_burn(self, recipe: CookingRecipe | None) -> bool:
         src = self.slots[INPUT]
@@ -253,6 +271,8 @@ class CookingDevice:
             return True
         if out.item != item:
             return False
+        # Vanilla 1.19.2 tests `out.count < limit` (room for its one item); with a yield sidecar the room
+        # needed is `count` items (docs/smelting_yields.md point 3), which is the same test for count 1.
         if out.count + count <= _CONTAINER_MAX and out.count + count <= _max_stack(out.item):
             return True
         return out.count + count <= _max_stack(item)

@@ -401,7 +401,7 @@ def item_exists(name: str) -> bool:
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(repr=False)
 class DatapackSet:
     """Game rules resolved from pack roots. Build with :meth:`load` or :meth:`vanilla_only`.
 
@@ -518,6 +518,13 @@ class DatapackSet:
         out.rule_index = merged
         out._check_yields()
         return out
+
+    def __repr__(self) -> str:
+        return (
+            f"DatapackSet(roots={[str(r) for r in self.roots]}, recipes={len(self.recipes)}, "
+            f"loot_tables={len(self.loot)}, advancements={len(self.advancements)}, "
+            f"cooking_yields={len(self.cooking_yields)}, indexed_resources={len(self.rule_index)})"
+        )
 
     @classmethod
     def vanilla_only(cls) -> DatapackSet:

@@ -1,0 +1,189 @@
+"""Gathering skills: ``mine``, ``collect`` and ``attack``.
+
+Why these report what they *saw*: a Mirror world may change what a block or a mob drops, so the skills
+never predict drops. ``mine`` breaks blocks and then walks over whatever item entities appeared near
+them; the report's ``drops_collected`` are the server's ``collect`` packets naming us as the collector.
+Tool choice uses only the game version's block facts (hardness, mining material, which tools harvest a
+block), which the suites never change.
+
+A block that needs a tool the player does not carry (stone without a pickaxe) is not mined: the call
+fails at once with ``tool_too_weak`` and breaks nothing (vanilla would break it after a long wait and
+drop nothing).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from mirrorcraft.contracts import FailureReason
+from mirrorcraft.protocol.serverbound import ArmAnimation, UseEntity
+from mirrorcraft.skills.runtime import BaseSkill, Progress, SkillFailed
+
+MAX_TARGET_TRIES = 6  #: candidate blocks / mobs tried per unit before giving up as unreachable
+
+
+class Mine(BaseSkill):
+    """Find the nearest exposed blocks of a type, break up to ``count`` and pick up their drops."""
+
+    name = "mine"
+
+    async def run(self, args: Any, progress: Progress, deadline: float) -> None:
+        ctx = self.ctx
+        block = args.block
+        count = min(args.count, ctx.limits.mine_max_count)
+        ctx.states_of(block)  # not a block -> not_found
+        tool, harvestable = ctx.best_tool(block)
+        failed: set[tuple[int, int, int]] = set()
+        tries = 0
+        while progress.completed < count:
+            self.check_time(deadline)
+            found = [p for p in ctx.find_blocks(block) if p not in failed]
+            if not found:
+                if progress.completed == 0:
+                    raise SkillFailed(
+                        FailureReason.NOT_FOUND, f"no {block} within {ctx.search_radius} blocks"
+                    )
+                progress.reason = FailureReason.NOT_FOUND
+                progress.message = f"only {progress.completed} {block} found"
+                return
+            if not harvestable:
+                raise SkillFailed(
+                    FailureReason.TOOL_TOO_WEAK, f"{block} needs a tool you do not carry to drop anything"
+                )
+            exposed = [p for p in found if ctx.exposed(p)] or found
+            me = ctx.body.movement.position
+            target = min(exposed[:64], key=lambda p: (math.dist(me, p), p))
+            if not await ctx.approach(target, timeout=self.time_left(deadline)):
+                failed.add(target)
+                tries += 1
+                if tries >= MAX_TARGET_TRIES:
+                    if progress.completed == 0:
+                        raise SkillFailed(FailureReason.UNREACHABLE, f"no reachable {block} nearby")
+                    progress.reason = FailureReason.UNREACHABLE
+                    return
+                continue
+            self.check_time(deadline)
+            await ctx.hold(tool)
+            res = await ctx.body.dig(target)
+            if not res.broken:
+                failed.add(target)
+                tries += 1
+                if tries >= MAX_TARGET_TRIES:
+                    if progress.completed == 0:
+                        raise SkillFailed(FailureReason.UNREACHABLE, f"could not break {block}: {res.reason}")
+                    progress.reason = FailureReason.UNREACHABLE
+                    return
+                continue
+            progress.broke(res.block)
+            progress.completed += 1
+            centre = (target[0] + 0.5, target[1] + 0.5, target[2] + 0.5)
+            await ctx.body.collect_drops(centre, radius=4.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
+        progress.message = f"mined {progress.completed} {block}"
+
+
+class Collect(BaseSkill):
+    """Walk over item entities within ``collect_radius`` (optionally only one item) and pick them up."""
+
+    name = "collect"
+
+    async def run(self, args: Any, progress: Progress, deadline: float) -> None:
+        ctx = self.ctx
+        radius = ctx.limits.collect_radius
+        collects, stop = ctx.watch_collects()
+        skipped: set[int] = set()
+        try:
+            if not ctx.item_entities(args.item, radius):
+                what = args.item or "dropped items"
+                raise SkillFailed(FailureReason.NOT_FOUND, f"no {what} within {radius} blocks")
+            while ctx.now() < deadline:
+                items = [e for e in ctx.item_entities(args.item, radius) if e.id not in skipped]
+                if not items:
+                    break
+                target = items[0]
+                ok = await ctx.body.walk_straight(
+                    target.position, tolerance=0.4, timeout=min(8.0, self.time_left(deadline))
+                )
+                await ctx.sleep(0.3)
+                if target.id in ctx.body.entities.by_id and not ok:
+                    skipped.add(target.id)
+                elif target.id in ctx.body.entities.by_id:
+                    # standing on it but not picked up (inventory full or pickup delay): wait a little once
+                    await ctx.sleep(1.0)
+                    if target.id in ctx.body.entities.by_id:
+                        skipped.add(target.id)
+        finally:
+            stop()
+        progress.completed = sum(ev.count for ev in collects)
+        progress.message = f"picked up {progress.completed} items"
+        if progress.completed < 1:
+            raise SkillFailed(FailureReason.UNREACHABLE, "the dropped items could not be reached")
+        if skipped:
+            progress.reason = FailureReason.UNREACHABLE
+
+
+class Attack(BaseSkill):
+    """Attack the nearest mobs of a type until ``count`` die, then pick up their loot.
+
+    Hits are ``use_entity`` packets with type 1 (attack, wiki.vg "Interact") while within 3 blocks,
+    spaced 12 ticks apart (a bare hand recharges in 5 ticks, a sword in 13); a mob counts as killed when
+    the server destroys the entity after our hits.
+    """
+
+    name = "attack"
+    HIT_RANGE = 3.0
+    HIT_INTERVAL = 0.6
+
+    async def run(self, args: Any, progress: Progress, deadline: float) -> None:
+        ctx = self.ctx
+        body = ctx.body
+        count = min(args.count, ctx.limits.attack_max_kills)
+        give_up: set[int] = set()
+        weapon = _best_weapon(ctx.inventory())
+        await ctx.hold(weapon)
+        while progress.completed < count:
+            self.check_time(deadline)
+            me = body.movement.position
+            mob = body.entities.nearest(me, lambda e: e.type == args.mob and e.id not in give_up)
+            if mob is None or mob.distance_to(me) > ctx.search_radius:
+                if progress.completed == 0:
+                    raise SkillFailed(
+                        FailureReason.NOT_FOUND, f"no {args.mob} within {ctx.search_radius} blocks"
+                    )
+                progress.reason = FailureReason.NOT_FOUND
+                break
+            last_pos = mob.position
+            chase_until = ctx.now() + min(30.0, self.time_left(deadline))
+            while mob.id in body.entities.by_id and ctx.now() < chase_until:
+                last_pos = mob.position
+                if mob.distance_to(body.movement.position) > self.HIT_RANGE:
+                    await body.walk_straight(mob.position, tolerance=self.HIT_RANGE - 0.8, timeout=2.0)
+                    continue
+                body.movement.look_at((mob.position[0], mob.position[1] + 0.8, mob.position[2]))
+                body.conn.send(UseEntity(target=mob.id, mouse=1, sneaking=False))
+                body.conn.send(ArmAnimation(hand=0))
+                await ctx.sleep(self.HIT_INTERVAL)
+            if mob.id in body.entities.by_id:
+                give_up.add(mob.id)
+                if len(give_up) >= MAX_TARGET_TRIES:
+                    break
+                continue
+            progress.completed += 1
+            await ctx.sleep(0.5)  # loot spawns with the death animation
+            await body.collect_drops(last_pos, radius=5.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
+        if progress.completed < 1:
+            raise SkillFailed(FailureReason.TIMEOUT, f"no {args.mob} died before the limit")
+        progress.message = f"killed {progress.completed} {args.mob}"
+
+
+def _best_weapon(inventory: dict[str, int]) -> str | None:
+    order = ("netherite", "diamond", "iron", "stone", "golden", "wooden")
+    for tier in order:
+        for kind in ("sword", "axe"):
+            name = f"minecraft:{tier}_{kind}"
+            if inventory.get(name, 0) > 0:
+                return name
+    return None
+
+
+__all__ = ["Attack", "Collect", "Mine"]

@@ -1,0 +1,359 @@
+"""The machinery every skill shares: the call context, game-time limits, progress tracking and the report.
+
+Why one base: every skill must obey the same body rules (docs/skills.md) — stay within its quantity cap
+and its per-call game-time limit, never raise for an in-game failure, and report what *actually*
+happened as the game state shows it (inventory delta from the body's inventory, drops from ``collect``
+packets whose collector is us, blocks broken from the body's dig results, items produced from the result
+or output slot it took). :class:`BaseSkill.execute` does the bookkeeping once: it snapshots the
+inventory, runs the skill's :meth:`BaseSkill.run` under a hard deadline, and turns the
+:class:`Progress` the skill filled in into an :class:`~mirrorcraft.contracts.OutcomeReport`.
+
+Game time: the body runs its own 20 Hz tick (``Movement.tick_seconds``) and the server does not announce
+its tick rate in 1.19.2, so ticks are counted as wall time × :attr:`SkillContext.ticks_per_second`
+(default 20, the vanilla rate; a harness that runs an accelerated server may set the real rate).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from twisted.internet import defer, task
+
+from mirrorcraft.contracts import (
+    SKILL_SPECS,
+    ActionLimits,
+    FailureReason,
+    ItemStack,
+    OutcomeReport,
+    Skill,
+    SkillCall,
+    SkillSpec,
+)
+from mirrorcraft.contracts.skills import BlockTally
+from mirrorcraft.errors import ContractError, GameDataError
+from mirrorcraft.gamedata import block_of_state, item, state_tables
+from mirrorcraft.mcproto_body.digging import FACES, tool_speed
+from mirrorcraft.mcproto_body.entities import CollectEvent
+from mirrorcraft.pathing import Goal, PathFollower
+
+#: Extra wall seconds past a call's limit before the hard guard cancels it (the skill's own deadline
+#: checks normally stop it first; the guard only catches a wait that does not look at the clock).
+HARD_GUARD_SECONDS = 2.0
+
+AIR_NAMES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
+LIQUIDS = frozenset({"minecraft:water", "minecraft:lava"})
+
+
+class SkillFailed(Exception):  # noqa: N818 - a control-flow signal inside skills, not an error class
+    """Raised inside a skill to stop it with a failure reason (caught by :meth:`BaseSkill.execute`).
+
+    Never escapes :meth:`BaseSkill.execute`: it becomes a ``failure`` report (or a partial ``success``
+    if the skill had already completed units).
+    """
+
+    def __init__(self, reason: FailureReason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+@dataclass
+class Progress:
+    """What a running call has achieved so far (filled in by the skill, read by the report)."""
+
+    completed: int = 0
+    produced: list[tuple[str, int]] = field(default_factory=list)
+    blocks_broken: dict[str, int] = field(default_factory=dict)
+    message: str = ""
+    reason: FailureReason | None = None  # set when the call stopped early
+
+    def broke(self, block: str) -> None:
+        """Count one broken block."""
+        self.blocks_broken[block] = self.blocks_broken.get(block, 0) + 1
+
+
+@dataclass
+class SkillContext:
+    """Everything skills need: the body, the limits and small shared helpers.
+
+    Args:
+        body: A connected :class:`~mirrorcraft.mcproto_body.Body`.
+        limits: Quantity caps and per-call tick limits.
+        ticks_per_second: Game ticks per wall second used to count ``ticks_used`` and enforce limits.
+        search_radius: Blocks (Chebyshev) searched for targets of ``mine`` and workstations.
+    """
+
+    body: Any
+    limits: ActionLimits = field(default_factory=ActionLimits)
+    ticks_per_second: float = 20.0
+    search_radius: int = 32
+    explore_counts: dict[str, int] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------------------------------ time
+    @property
+    def clock(self) -> Any:
+        """The reactor."""
+        return self.body.clock
+
+    def now(self) -> float:
+        """Reactor seconds."""
+        return self.clock.seconds()
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` of reactor time."""
+        await task.deferLater(self.clock, seconds, lambda: None)
+
+    # ------------------------------------------------------------------------------------ inventory
+    def inventory(self) -> dict[str, int]:
+        """``{item: count}`` the player carries (main, hotbar, off hand, armour, and the cursor)."""
+        inv = self.body.inventory
+        out: dict[str, int] = dict(inv.contents())
+        for s in inv.player.slots[5:9] + [inv.active.cursor]:
+            if s is not None:
+                name = _item_name(s.item_id)
+                out[name] = out.get(name, 0) + s.count
+        return out
+
+    def has(self, name: str, count: int = 1) -> bool:
+        """Whether the player carries at least ``count`` of ``name``."""
+        return self.inventory().get(name, 0) >= count
+
+    # ---------------------------------------------------------------------------------------- world
+    def feet(self) -> tuple[int, int, int]:
+        """The block the feet are in."""
+        return self.body.movement.block_position()
+
+    def block(self, pos: tuple[int, int, int]) -> str | None:
+        """Block name at ``pos`` (``None`` if not loaded)."""
+        return self.body.world.block_name(*pos)
+
+    def states_of(self, block_name: str) -> list[int]:
+        """Every global state id of block ``block_name``.
+
+        Raises:
+            SkillFailed: not a block (``not_found``: nothing of that name can be in the world).
+        """
+        from mirrorcraft.gamedata import block as block_info
+
+        try:
+            info = block_info(block_name)
+        except GameDataError:
+            raise SkillFailed(FailureReason.NOT_FOUND, f"{block_name} is not a block") from None
+        return list(range(info.min_state, info.max_state + 1))
+
+    def find_blocks(self, block_name: str, radius: int | None = None) -> list[tuple[int, int, int]]:
+        """Loaded positions of ``block_name`` within ``radius`` of the feet, nearest first."""
+        r = self.search_radius if radius is None else radius
+        return self.body.world.find_blocks(self.states_of(block_name), self.feet(), r)
+
+    def exposed(self, pos: tuple[int, int, int]) -> bool:
+        """Whether a face of the block touches a non-colliding cell (air, plants, water)."""
+        no_collision = state_tables().no_collision
+        for n in FACES:
+            s = self.body.world.state_at(pos[0] + n[0], pos[1] + n[1], pos[2] + n[2])
+            if s is not None and no_collision[s]:
+                return True
+        return False
+
+    def in_reach(self, pos: tuple[int, int, int], reach: float = 4.5) -> bool:
+        """Eye to block centre within ``reach``."""
+        eye = self.body.movement.eye
+        return math.dist(eye, (pos[0] + 0.5, pos[1] + 0.5, pos[2] + 0.5)) <= reach
+
+    async def approach(self, pos: tuple[int, int, int], reach: float = 4.0, timeout: float = 30.0) -> bool:
+        """Walk until the block at ``pos`` is within ``reach`` of the eyes; False when no path gets there."""
+        if self.in_reach(pos, reach):
+            return True
+        follower = PathFollower(self.body, search_radius=48, max_replans=3)
+        result = await follower.goto(Goal(pos[0], pos[1], pos[2], radius=reach - 1.0), timeout=timeout)
+        await self.sleep(0.1)
+        return self.in_reach(pos, reach + 0.5) or result.reached
+
+    # ------------------------------------------------------------------------------------------ tools
+    def best_tool(self, block_name: str) -> tuple[str | None, bool]:
+        """The carried item that breaks ``block_name`` fastest among those that harvest it.
+
+        Returns:
+            ``(item or None for the hand, harvestable)``; ``harvestable`` is False when the block needs a
+            tool the player does not carry (vanilla ``requiresCorrectToolForDrops``, a block property of
+            the game version, not a datapack rule).
+        """
+        from mirrorcraft.gamedata import block as block_info
+
+        info = block_info(block_name)
+        carried = [name for name in self.inventory() if name != "minecraft:air"]
+        best: tuple[float, str | None] = (1.0, None)
+        ok_hand = info.harvest_tools is None
+        for name in sorted(carried):
+            if info.harvest_tools is not None and name not in info.harvest_tools:
+                continue
+            speed = tool_speed(name, info.material)
+            if speed > best[0]:
+                best = (speed, name)
+        if best[1] is not None:
+            return best[1], True
+        return None, ok_hand
+
+    async def hold(self, name: str | None) -> bool:
+        """Hold ``name`` in the main hand (``None``: keep whatever is held). True when held."""
+        if name is None:
+            return True
+        return await self.body.inventory.equip(name)
+
+    # ------------------------------------------------------------------------------------------ drops
+    def watch_collects(self) -> tuple[list[CollectEvent], Callable[[], None]]:
+        """Start recording collect events whose collector is us; returns (events, stop)."""
+        got: list[CollectEvent] = []
+        ents = self.body.entities
+
+        def listener(ev: CollectEvent) -> None:
+            if ev.collector_id == ents.self_id:
+                got.append(ev)
+
+        ents.on_collect(listener)
+
+        def stop() -> None:
+            if listener in ents._collect_listeners:
+                ents._collect_listeners.remove(listener)
+
+        return got, stop
+
+    def item_entities(self, item_name: str | None, radius: float) -> list[Any]:
+        """Item entities within ``radius`` of the feet (optionally only ``item_name``), nearest first."""
+        pos = self.body.movement.position
+        out = [
+            e
+            for e in self.body.entities.items()
+            if e.distance_to(pos) <= radius and (item_name is None or e.item_name == item_name)
+        ]
+        return sorted(out, key=lambda e: (e.distance_to(pos), e.id))
+
+
+def _item_name(item_id: int) -> str:
+    from mirrorcraft.gamedata import item_by_id
+
+    return item_by_id(item_id).name
+
+
+def block_name_of_state(state: int | None) -> str | None:
+    """Block name of a state id, ``None`` for unknown."""
+    return None if state is None else block_of_state(state).name
+
+
+def require_item(name: str) -> None:
+    """Raise :class:`SkillFailed` (``missing_items``) if ``name`` is not an item of the game version."""
+    try:
+        item(name)
+    except GameDataError:
+        raise SkillFailed(FailureReason.MISSING_ITEMS, f"{name} is not an item") from None
+
+
+def inventory_delta(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
+    """``after - before`` per item, zero entries dropped, sorted by id."""
+    keys = sorted(set(before) | set(after))
+    return {k: after.get(k, 0) - before.get(k, 0) for k in keys if after.get(k, 0) != before.get(k, 0)}
+
+
+class BaseSkill(Skill):
+    """A skill: subclasses set :attr:`name` and implement :meth:`run`.
+
+    Args:
+        ctx: The shared :class:`SkillContext`.
+    """
+
+    name: str = ""
+
+    def __init__(self, ctx: SkillContext) -> None:
+        if self.name not in SKILL_SPECS:
+            raise ContractError(f"{type(self).__name__}: {self.name!r} is not a skill of the contracts")
+        self.ctx = ctx
+
+    @property
+    def spec(self) -> SkillSpec:
+        """The contracts' spec of this skill."""
+        return SKILL_SPECS[self.name]
+
+    @property
+    def tick_limit(self) -> int:
+        """The call's game-time limit in ticks."""
+        return self.ctx.limits.tick_limits[self.name]
+
+    def deadline(self, t0: float) -> float:
+        """Reactor second at which the call's limit is reached."""
+        return t0 + self.tick_limit / self.ctx.ticks_per_second
+
+    async def run(self, args: Any, progress: Progress, deadline: float) -> None:
+        """Do the work; fill ``progress``; raise :class:`SkillFailed` to stop with a reason.
+
+        Must check ``deadline`` (reactor seconds) in its loops and stop with ``timeout`` when passed.
+        """
+        raise NotImplementedError
+
+    def check_time(self, deadline: float) -> None:
+        """Raise ``SkillFailed(timeout)`` once the reactor clock passed ``deadline``."""
+        if self.ctx.now() > deadline:
+            raise SkillFailed(
+                FailureReason.TIMEOUT, f"{self.name}: game-time limit of {self.tick_limit} ticks"
+            )
+
+    def time_left(self, deadline: float) -> float:
+        """Seconds until ``deadline`` (never negative)."""
+        return max(0.0, deadline - self.ctx.now())
+
+    async def execute(self, call: SkillCall) -> OutcomeReport:
+        """Run ``call`` within its caps and game-time limit and report what actually happened.
+
+        Raises:
+            ContractError: ``call`` is for another skill (a harness bug, not an in-game failure).
+        """
+        if call.name != self.name:
+            raise ContractError(f"skill {self.name!r} was given a call of {call.name!r}")
+        ctx = self.ctx
+        args = call.parsed_args()
+        before = ctx.inventory()
+        collects, stop_watch = ctx.watch_collects()
+        progress = Progress()
+        t0 = ctx.now()
+        deadline = self.deadline(t0)
+        deaths = ctx.body.health.deaths
+        d = defer.ensureDeferred(self.run(args, progress, deadline))
+        d.addTimeout(self.tick_limit / ctx.ticks_per_second + HARD_GUARD_SECONDS, ctx.clock)
+        try:
+            await d
+        except SkillFailed as stop:
+            progress.reason, progress.message = stop.reason, stop.message
+        except defer.TimeoutError:
+            progress.reason = FailureReason.TIMEOUT
+            progress.message = f"{self.name}: game-time limit of {self.tick_limit} ticks"
+        finally:
+            ctx.body.movement.stop()
+            stop_watch()
+        if ctx.body.health.deaths != deaths:
+            progress.reason = FailureReason.INTERRUPTED
+            progress.message = progress.message or "the player died during the call"
+        await ctx.sleep(0.1)  # late set_slot packets of the last pickup
+        after = ctx.inventory()
+        ticks = max(0, math.ceil((ctx.now() - t0) * ctx.ticks_per_second - 1e-9))
+        drops: list[ItemStack] = []
+        for ev in collects:
+            if ev.item is not None and ev.count > 0:
+                drops.append(ItemStack(item=_item_name(ev.item.item_id), count=ev.count))
+        success = progress.completed >= 1
+        if not success and progress.reason is None:
+            progress.reason = FailureReason.OTHER
+            progress.message = progress.message or f"{self.name}: nothing was achieved"
+        return OutcomeReport(
+            skill=self.name,
+            status="success" if success else "failure",
+            reason=progress.reason,
+            message=progress.message,
+            completed=progress.completed if success else 0,
+            inventory_delta=inventory_delta(before, after),
+            produced=[ItemStack(item=i, count=n) for i, n in progress.produced if n > 0],
+            drops_collected=drops,
+            blocks_broken=[BlockTally(block=b, count=n) for b, n in progress.blocks_broken.items() if n > 0],
+            ticks_used=ticks,
+        )
