@@ -182,7 +182,12 @@ async def test_episodes_restart_with_a_fresh_world_copy(tmp_path: Path) -> None:
     cfg = VanillaServerConfig(jar=tmp_path / "none.jar", server_dir=tmp_path / "srv")
     done = "import time\nprint('Done (0.1s)!')\ntime.sleep(30)"
     episodes = VanillaEpisodes(
-        cfg, root, ready_timeout=20, command=[sys.executable, "-u", "-c", done], check_rcon=False
+        cfg,
+        root,
+        ready_timeout=20,
+        command=[sys.executable, "-u", "-c", done],
+        check_rcon=False,
+        stop_timeout=0.5,
     )
     ident = EpisodeIdentity(world="plains-1", suite="M02", task="iron_armor", budget=5, agent="react",
                             model=ModelSettings(name="m"), repetition=0, study_seed=0)  # fmt: skip

@@ -53,6 +53,9 @@ from mirrorcraft.server.rules.recipes import CookingRecipe, RecipeBook, crafting
 
 __all__ = [
     "DEVICE_RECIPE_TYPES",
+    "FUEL",
+    "INPUT",
+    "OUTPUT",
     "CookedUnit",
     "CookingDevice",
     "Device",
@@ -73,7 +76,7 @@ _DEFAULT_COOK_TIME = 200  # AbstractFurnaceBlockEntity.BURN_TIME_STANDARD, used 
 _CONTAINER_MAX = 64  # Container.getMaxStackSize()
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
-INPUT, FUEL, OUTPUT = 0, 1, 2
+INPUT, FUEL, OUTPUT = 0, 1, 2  # furnace slots (wiki.vg "Inventory": Furnace 0 input, 1 fuel, 2 output)
 
 
 def _f32(x: float) -> float:
