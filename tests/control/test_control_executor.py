@@ -289,3 +289,47 @@ def test_unexpected_host_errors_answer_command_failed(ex: CommandExecutor, host:
     host.add_effect = missing  # type: ignore[method-assign]
     r = run(ex, "effect give Steve speed")
     assert not r.success and r.messages == [L("command.failed")]  # vanilla's answer to any exception
+
+
+def test_selector_resolution(host: MemoryHost) -> None:
+    from mirrorcraft.server.commands import parse_selector
+    from mirrorcraft.server.commands.reader import StringReader
+
+    ex = CommandExecutor(host)
+    console = ex.console_source()  # at the spawn (8, 65, 8)
+
+    def names(text: str, source=console) -> list[str]:
+        return [e.name for e in parse_selector(StringReader(text)).resolve(host, source)]
+
+    assert names("@p") == ["Steve"]  # nearest to the spawn
+    assert names("@a[sort=furthest]") == ["Alex", "Steve"]
+    assert names("@e[type=cow,sort=nearest]") == ["Cow", "Cow"]
+    assert names("@e[distance=..5]") == ["Steve", "Cow"]  # world order, not sorted
+    assert names("@e[x=40,y=65,z=40,distance=..1]") == ["Cow"]
+    assert names("@e[x=99,y=60,z=99,dx=2,dy=10,dz=2]") == ["Alex"]
+    assert names("@a[name=!Steve]") == ["Alex"]
+    assert names("@s") == []  # the console is no entity
+    assert names("@s", ex.player_source(host.get("Alex"))) == ["Alex"]
+    picks = {tuple(names("@r")) for _ in range(30)}
+    assert picks == {("Steve",), ("Alex",)}  # both reachable; seeded by the host
+    again = MemoryHost(seed=0)
+    for n, pos in (("Steve", (10.0, 65.0, 10.0)), ("Alex", (100.0, 65.0, 100.0))):
+        again.add_player(n, pos)
+    same = [e.name for e in parse_selector(StringReader("@a[sort=random]")).resolve(again, console)]
+    fresh = MemoryHost(seed=0)
+    for n, pos in (("Steve", (10.0, 65.0, 10.0)), ("Alex", (100.0, 65.0, 100.0))):
+        fresh.add_player(n, pos)
+    assert [e.name for e in parse_selector(StringReader("@a[sort=random]")).resolve(fresh, console)] == same
+
+
+def test_advancement_tree_modes(ex: CommandExecutor) -> None:
+    # every story advancement descends from story/root: "from root" selects all 16
+    assert run(ex, "advancement grant Steve from minecraft:story/root").messages == [
+        L("commands.advancement.grant.many.to.one.success", 16, "Steve")
+    ]
+    # through smelt_iron: its parents (root, mine_stone, upgrade_tools), itself, and its descendants
+    r = run(ex, "advancement revoke Steve through minecraft:story/smelt_iron")
+    expected = {"root", "mine_stone", "upgrade_tools", "smelt_iron", "obtain_armor", "lava_bucket", "iron_tools",
+                "deflect_arrow", "form_obsidian", "mine_diamond", "enter_the_nether", "shiny_gear", "enchant_item",
+                "cure_zombie_villager", "follow_ender_eye", "enter_the_end"}  # fmt: skip
+    assert r.messages == [L("commands.advancement.revoke.many.to.one.success", len(expected), "Steve")]
