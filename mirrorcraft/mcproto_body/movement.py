@@ -60,7 +60,7 @@ class Movement:
         self._loop: task.LoopingCall | None = None
         conn.on_reset(self._reset)
         conn.on("position", self._on_position)
-        conn.on("respawn", lambda _p: self._reset_position())
+        conn.on("respawn", lambda _p: self._respawned())
         conn.on_disconnect(self.stop_loop)
 
     # ------------------------------------------------------------------------------------------ queries
@@ -174,6 +174,11 @@ class Movement:
         self.stop_loop()
         self._reset_position()
         self.corrections = 0
+        self._positioned = 0
+
+    def _respawned(self) -> None:
+        # After a respawn (death, dimension change) the server positions us afresh: not a correction.
+        self._reset_position()
         self._positioned = 0
 
     def _reset_position(self) -> None:

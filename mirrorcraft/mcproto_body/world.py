@@ -68,6 +68,7 @@ class World:
         self.height = 384
         self.columns: dict[tuple[int, int], np.ndarray] = {}
         self.sky_light: dict[tuple[int, int], np.ndarray] = {}
+        self._sky_known: dict[tuple[int, int], np.ndarray] = {}
         self.block_entities: dict[tuple[int, int, int], int] = {}
         self.keep_sky_light = keep_sky_light
         self.chunks_decoded = 0
@@ -173,6 +174,7 @@ class World:
         """Forget every column (dimension change, reconnect)."""
         self.columns.clear()
         self.sky_light.clear()
+        self._sky_known.clear()
         self.block_entities.clear()
 
     # ------------------------------------------------------------------------------------------ handlers
@@ -209,15 +211,24 @@ class World:
         # Light sections span one section below and above the world (wiki.vg "Chunk Data and Update Light").
         n = self.height // 16 + 2
         arr = self.sky_light.get(key)
-        if arr is None:
+        known = self._sky_known.get(key)
+        if arr is None or known is None:
             arr = np.zeros((n, 16, 16, 16), dtype=np.uint8)
+            known = np.zeros(n, dtype=bool)
             self.sky_light[key] = arr
-        mask = 0
+            self._sky_known[key] = known
+        mask = empty = 0
         for i, word in enumerate(light.sky_mask):
             mask |= (word & 0xFFFFFFFFFFFFFFFF) << (64 * i)
+        for i, word in enumerate(light.empty_sky_mask):
+            empty |= (word & 0xFFFFFFFFFFFFFFFF) << (64 * i)
         arrays = iter(light.sky_light)
         for s in range(n):
+            if empty >> s & 1:
+                arr[s] = 0
+                known[s] = True
             if mask >> s & 1:
+                known[s] = True
                 raw = np.frombuffer(next(arrays), dtype=np.uint8)
                 nib = np.empty(4096, dtype=np.uint8)
                 nib[0::2] = raw & 15  # low nibble first (index (y*16+z)*16+x)
@@ -225,19 +236,30 @@ class World:
                 arr[s] = nib.reshape(16, 16, 16)
 
     def sky_light_at(self, x: int, y: int, z: int) -> int | None:
-        """Sky light (0..15) if kept and known."""
-        arr = self.sky_light.get((x >> 4, z >> 4))
-        if arr is None:
+        """Sky light (0..15) if kept, ``None`` if the column's light was never received.
+
+        A section the server sent no data for (in neither mask) has the light of the lowest known level
+        above it, 15 under open sky — as the vanilla client's light engine reads it.
+        """
+        key = (x >> 4, z >> 4)
+        arr, known = self.sky_light.get(key), self._sky_known.get(key)
+        if arr is None or known is None:
             return None
         s = ((y - self.min_y) >> 4) + 1
         if not 0 <= s < arr.shape[0]:
-            return None
-        return int(arr[s, y & 15, z & 15, x & 15])
+            return 15 if s >= arr.shape[0] else None
+        if known[s]:
+            return int(arr[s, y & 15, z & 15, x & 15])
+        for above in range(s + 1, arr.shape[0]):
+            if known[above]:
+                return int(arr[above, 0, z & 15, x & 15])
+        return 15
 
     def _on_unload(self, pkt: Packet) -> None:
         key = (pkt.chunk_x, pkt.chunk_z)  # type: ignore[attr-defined]
         self.columns.pop(key, None)
         self.sky_light.pop(key, None)
+        self._sky_known.pop(key, None)
 
     def _on_block_change(self, pkt: Packet) -> None:
         x, y, z = pkt.location  # type: ignore[attr-defined]

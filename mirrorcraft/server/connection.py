@@ -221,6 +221,13 @@ class PlayerConnection(ServerProtocol):
     def on_close_window(self, pkt: sb.CloseWindowServerbound) -> None:
         self.game.close_window(self, pkt.window_id)
 
+    def on_enchant_item(self, pkt: sb.EnchantItem) -> None:  # part 2: container button (enchanting table)
+        self.game.rules.enchant_item(self, pkt.window_id, pkt.enchantment)
+
+    def on_use_entity(self, pkt: sb.UseEntity) -> None:  # part 2: attacks (mouse 1) on cows
+        if pkt.mouse == 1:
+            self.game.rules.mobs.attack(self, pkt.target)
+
     def on_entity_action(self, pkt: sb.EntityAction) -> None:
         if pkt.action_id in (0, 1):
             self.sneaking = pkt.action_id == 0

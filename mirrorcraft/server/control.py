@@ -108,6 +108,9 @@ class RconServerControl(ServerControl):
             (provided by whoever launched the server: the embedded server or :mod:`vanilla`).
         player: the agent player's name; None targets ``@a`` (every online player).
         advancements: the advancement ids :meth:`query_milestones` tests.
+        deterministic_server: whether the server seeds its randomness from the episode (the embedded
+            server does; a vanilla jar cannot), so the returned ``Controls.deterministic`` is true only when
+            both the request and the server are.
     """
 
     def __init__(
@@ -116,8 +119,10 @@ class RconServerControl(ServerControl):
         restart: Restart | None = None,
         player: str | None = None,
         advancements: Sequence[str] = STORY_ADVANCEMENTS,
+        deterministic_server: bool = False,
     ) -> None:
         self._connect = connect
+        self.deterministic_server = deterministic_server
         self._restart = restart
         self.player = player
         self.advancements = tuple(advancements)
@@ -243,7 +248,7 @@ class RconServerControl(ServerControl):
             effects=tuple(applied),
             xp_level=min(levels),
             game_rules=rules,
-            deterministic=controls.deterministic,
+            deterministic=controls.deterministic and self.deterministic_server,
         )
 
     def _selector(self, advancement: str) -> str:

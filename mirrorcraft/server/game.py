@@ -98,8 +98,11 @@ class Game:
         self.loot_rng = seeded_rng(level.seed, config.episode_seed, "loot")
         self.scatter_rng = seeded_rng(level.seed, config.episode_seed, "scatter")
         self.uuid_rng = seeded_rng(level.seed, config.episode_seed, "uuid")
-        self.loot = LootTableSet.from_pack_dirs(self.pack_roots())
         self.listeners: list[Callable[[str, dict], None]] = []
+        from mirrorcraft.server.progress import Rules
+
+        self.rules = Rules(self)  # part 2: one DatapackSet, menus, furnaces, cows, evaluator
+        self.loot: LootTableSet = self.rules.packs.loot
         self._loop: LoopingCall | None = None
 
     # ---- datapacks -------------------------------------------------------------------------------------
@@ -147,6 +150,7 @@ class Game:
         try:
             self.tick_count += 1
             self._tick_items()
+            self.rules.tick()
             self._broadcast_moves()
             self._keep_alive()
         except Exception:  # noqa: BLE001 - one bad tick must not stop the loop
@@ -423,13 +427,7 @@ class Game:
             block=BlockView(name=block.name, state=block.state_properties(state)),
             this_entity=EntityView(type="minecraft:player", sneaking=bool(p and p.sneaking)) if p else None,
         )
-        stacks = self.loot.roll(
-            location,
-            ctx,
-            self.loot_rng,
-            lambda tag: facts.item_tag(tag),
-            max_stack_size=lambda n: facts.stack_size(facts.item_id(n)),
-        )
+        stacks = self.rules.roll_loot(location, ctx)  # part 2: rolled with the vanilla twin for the evaluator
         return [(s.name.removeprefix("minecraft:"), s.count) for s in stacks]
 
     # ---- blocks ----------------------------------------------------------------------------------------
@@ -455,7 +453,8 @@ class Game:
     ) -> None:
         """Handle use_item_on: place the held block against ``clicked`` on ``face``."""
         try:
-            self._place(p, hand, clicked, face, cursor)
+            if not self.rules.use_block(p, hand, clicked):  # part 2: crafting table, furnaces, enchanting
+                self._place(p, hand, clicked, face, cursor)
         finally:
             p.send("acknowledge_block_changes", wire.acknowledge_block_changes(sequence))
 
@@ -695,8 +694,7 @@ class Game:
     def click(self, p: PlayerConnection, c: Click) -> None:
         """Apply a click_window to window 0 and correct the client when its prediction differs."""
         inv = p.inventory
-        if c.window != 0:
-            self.send_inventory(p)  # no container windows in part 1
+        if self.rules.click(p, c):  # part 2: container windows and the 2x2 crafting result
             return
         try:
             res = inv.click(c.slot, c.button, c.mode)
@@ -718,6 +716,8 @@ class Game:
 
     def close_window(self, p: PlayerConnection, window: int) -> None:
         """Closing the inventory returns the cursor and the crafting grid to the inventory (else drops)."""
+        if self.rules.close(p, window):  # part 2: container windows; window 0 also clears the result slot
+            return
         inv = p.inventory
         returned = [inv.cursor] + [inv.slots[i] for i in range(1, 5)]
         inv.cursor = None

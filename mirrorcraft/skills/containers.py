@@ -33,7 +33,7 @@ from twisted.internet import defer
 
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.gamedata import item, item_by_id
-from mirrorcraft.mcproto_body.windows import Window
+from mirrorcraft.mcproto_body.windows import HOTBAR_START, Window
 from mirrorcraft.protocol.serverbound import EnchantItem
 from mirrorcraft.skills.runtime import BaseSkill, Progress, SkillContext, SkillFailed, require_item
 
@@ -169,6 +169,10 @@ async def open_station(
     found = ctx.find_blocks(block)
     if not found:
         raise SkillFailed(FailureReason.NO_WORKSTATION, f"no {block} within {ctx.search_radius} blocks")
+    inv = ctx.body.inventory
+    empty = next((i for i in range(9) if inv.player.slots[HOTBAR_START + i] is None), None)
+    if empty is not None:
+        inv.select_hotbar(empty)  # use the station with an empty hand, so nothing is placed against it
     for pos in found[:3]:
         if await ctx.approach(pos, reach=4.0, timeout=max(1.0, deadline - ctx.now())):
             try:

@@ -53,7 +53,9 @@ class Mine(BaseSkill):
                 )
             exposed = [p for p in found if ctx.exposed(p)] or found
             me = ctx.body.movement.position
-            target = min(exposed[:64], key=lambda p: (math.dist(me, p), p))
+            feet = ctx.feet()
+            under = (feet[0], feet[1] - 1, feet[2])  # last choice: digging it drops the player into the hole
+            target = min(exposed[:64], key=lambda p: (p == under, math.dist(me, p), p))
             if not await ctx.approach(target, timeout=self.time_left(deadline)):
                 failed.add(target)
                 tries += 1
@@ -78,7 +80,7 @@ class Mine(BaseSkill):
             progress.broke(res.block)
             progress.completed += 1
             centre = (target[0] + 0.5, target[1] + 0.5, target[2] + 0.5)
-            await ctx.body.collect_drops(centre, radius=4.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
+            await ctx.collect_near(centre, radius=4.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
         progress.message = f"mined {progress.completed} {block}"
 
 
@@ -101,8 +103,13 @@ class Collect(BaseSkill):
                 if not items:
                     break
                 target = items[0]
+                spot = (
+                    math.floor(target.position[0]) + 0.5,
+                    target.position[1],
+                    math.floor(target.position[2]) + 0.5,
+                )
                 ok = await ctx.body.walk_straight(
-                    target.position, tolerance=0.4, timeout=min(8.0, self.time_left(deadline))
+                    spot, tolerance=0.25, timeout=min(8.0, self.time_left(deadline))
                 )
                 await ctx.sleep(0.3)
                 if target.id in ctx.body.entities.by_id and not ok:
@@ -170,7 +177,7 @@ class Attack(BaseSkill):
                 continue
             progress.completed += 1
             await ctx.sleep(0.5)  # loot spawns with the death animation
-            await body.collect_drops(last_pos, radius=5.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
+            await ctx.collect_near(last_pos, radius=5.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
         if progress.completed < 1:
             raise SkillFailed(FailureReason.TIMEOUT, f"no {args.mob} died before the limit")
         progress.message = f"killed {progress.completed} {args.mob}"

@@ -15,6 +15,12 @@ runs of the same action, so the observation shows ``ticks_used`` rounded to :att
 tick_quantum` ticks (default 20, one second), the way positions are rounded to 0.1 block; the full value
 stays in the episode record.
 
+Position: the body's physics ends a walk a few hundredths of a block before or after the same spot
+depending on how its 20 Hz loop interleaves with the follower, so the observation shows the player at
+the **centre of the block its feet are in** (and the feet height rounded to 0.1); distances to entities
+and dropped items are measured from that point. Agents act on block coordinates (``go_to`` takes
+integers), so nothing they can use is lost.
+
 Biomes are not kept by the body (its world keeps block states only), so :class:`BiomeTracker` decodes
 each ``map_chunk``'s biome containers itself; create the builder **before** ``body.connect()`` so it
 sees the first chunks.
@@ -259,6 +265,13 @@ class ObservationBuilder:
                 ents.append(NearbyEntity(entity=e.type, position=p, distance=d))
         return ents, items
 
+    @staticmethod
+    def shown_position(
+        raw: tuple[float, float, float], feet: tuple[int, int, int]
+    ) -> tuple[float, float, float]:
+        """The position shown: the centre of the feet block horizontally, the feet height to 0.1."""
+        return (feet[0] + 0.5, round(raw[1], 1), feet[2] + 0.5)
+
     def _shown_report(self, report: OutcomeReport) -> OutcomeReport:
         q = self.tick_quantum
         return report.model_copy(update={"ticks_used": int(round(report.ticks_used / q)) * q})
@@ -273,10 +286,11 @@ class ObservationBuilder:
         from mirrorcraft.errors import ContractError
 
         body = self.body
-        pos = body.movement.position
-        if pos is None:
+        raw = body.movement.position
+        if raw is None:
             raise ContractError("observation: the body has no position (not spawned)")
         feet = body.movement.block_position()
+        pos = self.shown_position(raw, feet)
         health = body.health
         inv = [ItemStack(item=k, count=v) for k, v in sorted(body.inventory.contents().items()) if v > 0]
         ents, items = self._entities(pos)

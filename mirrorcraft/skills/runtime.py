@@ -221,6 +221,37 @@ class SkillContext:
 
         return got, stop
 
+    async def collect_near(self, centre: tuple[float, float, float], radius: float, timeout: float) -> None:
+        """Walk onto the item entities within ``radius`` of ``centre`` until none is left or ``timeout``.
+
+        Walks to the centre of the block an item lies in (not the item's exact point), so the player
+        drops into the one-block hole a broken block leaves: vanilla picks up items that touch the
+        player's box grown by 1 block sideways and 0.5 up/down, which a player standing on the rim of
+        the hole does not reach.
+        """
+        end = self.now() + timeout
+        skipped: set[int] = set()
+        await self.sleep(0.3)  # drops pop out with a short delay and fly for a few ticks
+        while self.now() < end:
+            items = [
+                e
+                for e in self.body.entities.items()
+                if e.id not in skipped and math.dist(e.position, centre) <= radius
+            ]
+            if not items:
+                return
+            me = self.body.movement.position
+            target = min(items, key=lambda e: (e.distance_to(me), e.id))
+            spot = (
+                math.floor(target.position[0]) + 0.5,
+                target.position[1],
+                math.floor(target.position[2]) + 0.5,
+            )
+            await self.body.walk_straight(spot, tolerance=0.2, timeout=max(0.5, min(4.0, end - self.now())))
+            await self.sleep(0.3)
+            if target.id in self.body.entities.by_id:
+                skipped.add(target.id)
+
     def item_entities(self, item_name: str | None, radius: float) -> list[Any]:
         """Item entities within ``radius`` of the feet (optionally only ``item_name``), nearest first."""
         pos = self.body.movement.position

@@ -68,7 +68,10 @@ def ensure_reactor_thread(timeout: float = 10.0) -> threading.Thread:
         started = threading.Event()
         reactor.callWhenRunning(started.set)
         _thread = threading.Thread(
-            target=reactor.run, kwargs={"installSignalHandlers": False}, name="mirrorcraft-reactor", daemon=True
+            target=reactor.run,
+            kwargs={"installSignalHandlers": False},
+            name="mirrorcraft-reactor",
+            daemon=True,
         )
         _thread.start()
     if not started.wait(timeout):
@@ -87,6 +90,4 @@ def call_on_reactor(fn: Callable[..., Awaitable[T]], *args: Any, **kwargs: Any) 
     thread = ensure_reactor_thread()
     if threading.current_thread() is thread:
         raise ContractError("call_on_reactor was called on the reactor thread: await the coroutine instead")
-    return threads.blockingCallFromThread(
-        _reactor(), lambda: defer.ensureDeferred(fn(*args, **kwargs))
-    )  # type: ignore[no-any-return]
+    return threads.blockingCallFromThread(_reactor(), lambda: defer.ensureDeferred(fn(*args, **kwargs)))  # type: ignore[no-any-return]

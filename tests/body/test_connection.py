@@ -14,7 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+import pytest_twisted
 
 from mirrorcraft.errors import ProtocolError
 from mirrorcraft.mcproto_body import DROPPED_PACKETS, Body, BodyConfig
@@ -138,3 +140,39 @@ def test_body_and_pathing_never_import_the_server() -> None:
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
+
+
+def test_sky_light_from_vanilla_captures(packets_dir: Path) -> None:
+    """With ``keep_sky_light``, the air right above the highest block sees the sky (15) and the deep
+    underground (y = 0, under stone in these captures) is dark, as in the vanilla world captured."""
+    body = Body(BodyConfig(port=1, username="capture"), keep_sky_light=True)
+    _feed(body, [c for c in _captures(packets_dir) if c[0] in ("login", "map_chunk", "update_light")])
+    checked = 0
+    for cx, cz in body.world.columns:
+        col = body.world.columns[(cx, cz)]
+        for lx, lz in ((3, 5), (12, 9)):
+            top = int(np.nonzero(col[:, lz, lx])[0].max()) + body.world.min_y
+            x, z = cx * 16 + lx, cz * 16 + lz
+            assert body.world.sky_light_at(x, top + 1, z) == 15
+            assert body.world.sky_light_at(x, 300, z) == 15
+            assert body.world.sky_light_at(x, 0, z) == 0
+            checked += 1
+    assert checked >= 10
+    assert Body(BodyConfig(port=1, username="capture")).world.sky_light_at(0, 64, 0) is None
+
+
+@pytest_twisted.ensureDeferred
+async def test_refused_connection_is_retried_then_reported() -> None:
+    """Nothing listens on the port: ``reconnect_attempts`` retries, then a ConnectionError naming the address."""
+    from twisted.internet import reactor
+    from twisted.internet.protocol import Factory
+
+    port = reactor.listenTCP(0, Factory(), interface="127.0.0.1")
+    free = port.getHost().port
+    await port.stopListening()  # the port is now closed: connections are refused
+    body = Body(BodyConfig(port=free, username="refused", reconnect_attempts=1, reconnect_delay=0.05))
+    t0 = reactor.seconds()
+    with pytest.raises(ConnectionError, match=f"127.0.0.1:{free}"):
+        await body.connect()
+    assert reactor.seconds() - t0 >= 0.05  # it waited and tried again
+    assert body.conn.state.value == "closed"

@@ -167,3 +167,42 @@ async def test_kick_reason_is_reported_and_reconnect_restores_state(server) -> N
         assert math.dist(server.position(name), body.movement.position) < 1e-6
     finally:
         await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_into_the_pit_mine_coal_with_a_pickaxe_and_climb_out(server, sandbox) -> None:
+    """The sandbox quarry pit (floor 7 blocks down, a one-block staircase on its north side): the follower
+    walks down, the body equips a wooden pickaxe from the test hook, mines coal ore in the east wall (the
+    break time the server accepts is the vanilla formula with the controls' Haste II), picks the coal up and
+    climbs back out — all without a single server correction."""
+    from mirrorcraft.gamedata import state_id
+    from mirrorcraft.mcproto_body import dig_ticks
+
+    info = sandbox[1]
+    body = await _spawn(server)
+    name = body.config.username
+    try:
+        server.give_item(name, "wooden_pickaxe", 1)
+        await body.sleep(0.4)
+        assert await body.inventory.equip("minecraft:wooden_pickaxe")
+        await body.sleep(0.2)
+        assert body.inventory.held_item_name() == "minecraft:wooden_pickaxe"
+        coal = next(tuple(p) for p in info["ores"]["coal_ore"] if p[1] == info["pit_floor_y"] + 2)
+        stand = Goal(coal[0] - 1, info["pit_floor_y"] + 1, coal[2])
+        down = await PathFollower(body, search_radius=40).goto(stand, timeout=60)
+        assert down.reached, down
+        assert any(s.move == "drop" for s in down.last_plan.steps) or body.movement.position[1] < 64
+        dug, drops = await body.dig_and_collect(coal)
+        assert dug.broken and dug.block == "minecraft:coal_ore", dug
+        assert dug.expected_ticks == dig_ticks(
+            state_id("minecraft:coal_ore"), "minecraft:wooden_pickaxe", haste=2
+        )
+        assert server.block_at(*coal) == "air"
+        await body.sleep(0.3)
+        assert ("coal", 1) in server.inventory(name).values() and body.inventory.count("minecraft:coal") == 1
+        up = await PathFollower(body, search_radius=40).goto(Goal(*info["spawn"]), timeout=60)
+        assert up.reached, up
+        assert any(s.move == "jump" for s in up.last_plan.steps)
+        assert body.movement.corrections == 0
+    finally:
+        await body.disconnect()

@@ -99,7 +99,16 @@ def test_gamerule_difficulty_advancement_scoreboard_misc() -> None:
         parse_command("advancement grant Steve through story/smelt_iron").advancement
         == "minecraft:story/smelt_iron"
     )
-    assert parse_command("say hello world @a") == m.Say("hello world @a")
+    say = parse_command("say hello @a and @x@p[limit=1]!")
+    assert say.message == "hello @a and @x@p[limit=1]!"
+    assert [(a, b, sel.kind) for a, b, sel in say.selectors] == [
+        (6, 8, "@a"),
+        (15, 26, "@p"),
+    ]  # "@x" stays text
+    assert fails("say hi @e[limit=0]") == [
+        L("argument.entity.options.limit.toosmall"),
+        here("say hi @e[limit=0]", 16),
+    ]
     assert parse_command("list uuids") == m.ListPlayers(True)
     assert parse_command("save-all flush") == m.SaveAll(True)
     assert parse_command("stop") == m.Stop()
@@ -138,6 +147,7 @@ def test_selector_options() -> None:
     )
     s = parse_command("give @a[gamemode=!creative,level=10..,scores={kills=1..}] stone").targets
     assert s.gamemodes == (("creative", True),) and s.level.min == 10 and s.scores[0][0] == "kills"
+    assert parse_command("kill @p[sort=furthest]").targets.sort == "furthest"  # @p is not "sorted" yet
     s = parse_command("kill 0-0-0-0-1").targets
     assert s.kind == "uuid" and s.uuid == "00000000-0000-0000-0000-000000000001"
 
@@ -167,9 +177,12 @@ def test_selector_options() -> None:
         ("kill @e[limit=0]", "argument.entity.options.limit.toosmall", (), 14),
         ("kill @e[distance=-1]", "argument.entity.options.distance.negative", (), 17),
         ("kill @e[distance=5..1]", "argument.range.swapped", (), 17),
-        ("give @a[level=1.5] stone", "argument.range.ints", (), 14),
+        ("give @a[level=1.5] stone", "parsing.int.invalid", ("1.5",), 14),
+        ("kill @e[distance=1..-]", "parsing.double.invalid", ("-",), 17),
+        ("kill @e[distance=..]", "argument.range.empty", (), 17),
         ("kill @e[sort=sideways]", "argument.entity.options.sort.irreversible", ("sideways",), 13),
-        ("kill @p[sort=random]", "argument.entity.options.inapplicable", ("sort",), 8),
+        ("kill @s[sort=random]", "argument.entity.options.inapplicable", ("sort",), 8),
+        ("kill @e[sort=random,sort=nearest]", "argument.entity.options.inapplicable", ("sort",), 20),
         ("kill @a[type=cow]", "argument.entity.options.inapplicable", ("type",), 8),
         ("kill @e[gamemode=hardcore]", "argument.entity.options.mode.invalid", ("hardcore",), 17),
         ("kill @e[limit=1", "argument.entity.options.unterminated", (), 15),

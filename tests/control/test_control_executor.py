@@ -156,6 +156,8 @@ def test_world_state_commands(ex: CommandExecutor, host: MemoryHost) -> None:
     assert run(ex, "say hello").result == 1 and host.broadcasts == [
         L("chat.type.announcement", "Rcon", "hello")
     ]
+    run(ex, "say hi @a, bye @e[type=pig]")
+    assert host.broadcasts[-1] == L("chat.type.announcement", "Rcon", "hi Steve, Alex, bye ")
     r = run(ex, "list")
     assert r.messages == [L("commands.list.players", 2, 20, "Steve, Alex")]
     r = run(ex, "save-all")

@@ -44,7 +44,7 @@ def _identity(suite: str | None = "M02") -> EpisodeIdentity:
 @pytest_twisted.ensureDeferred
 async def test_apply_controls_sets_and_reads_back(plane) -> None:
     host, _, connect = plane
-    control = RconServerControl(connect, player="agent")
+    control = RconServerControl(connect, player="agent", deterministic_server=True)
     with pytest.raises(ControlError, match="'agent' is not online"):
         await control.apply_controls(Controls())
     agent = host.add_player("agent", (8.0, 65.0, 8.0))
@@ -68,6 +68,9 @@ async def test_apply_controls_sets_and_reads_back(plane) -> None:
     assert (
         "effect give agent minecraft:haste 1000000 1 true" in sent and "experience set agent 5 levels" in sent
     )
+    # a server that cannot seed its randomness (a vanilla jar) never reports deterministic controls
+    vanilla_like = RconServerControl(connect, player="agent")
+    assert (await vanilla_like.apply_controls(Controls())).deterministic is False
     bad = Controls(game_rules={"notARule": True})
     with pytest.raises(ControlError, match="'gamerule notARule true': unexpected reply 'Incorrect argument"):
         await control.apply_controls(bad)

@@ -136,16 +136,18 @@ class NodeBot(protocol.ProcessProtocol):
 
 @pytest.fixture
 def spawn_bot(server: EmbeddedServer, node_modules: Path):
-    """Factory: ``await spawn_bot(name, version="1.19.2")`` → a ready NodeBot (killed at teardown)."""
+    """Factory: ``await spawn_bot(name, version="1.19.2", port=None)`` → a ready NodeBot (killed at teardown);
+    ``port`` defaults to the module's server."""
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is required for the Mineflayer tests")
     bots: list[NodeBot] = []
 
-    async def make(name: str, version: str = "1.19.2") -> NodeBot:
+    async def make(name: str, version: str = "1.19.2", port: int | None = None) -> NodeBot:
         bot = NodeBot(name)
+        port = server.port if port is None else port
         reactor.spawnProcess(
-            bot, node, [node, str(BOT_JS), "127.0.0.1", str(server.port), name, version], env=dict(os.environ)
+            bot, node, [node, str(BOT_JS), "127.0.0.1", str(port), name, version], env=dict(os.environ)
         )
         bots.append(bot)
         await bot.event("ready", timeout=30)

@@ -6,11 +6,19 @@ Every check compares what the client sees with what the server (or the save) hol
 
 from __future__ import annotations
 
+import json
+import shutil
+import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest_twisted
+from twisted.internet import defer
 
+from mirrorcraft.server import facts
+from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.embedded import EmbeddedServer
+from mirrorcraft.server.game import Game
 from mirrorcraft.worlds.anvil.save import Save
 
 
@@ -236,3 +244,72 @@ async def test_chunks_load_and_unload_as_the_player_moves(server: EmbeddedServer
     res = await bot.cmd("blocks", positions=[[x, y - 1, z]])
     assert res["names"] == [server.block_at(x, y - 1, z)]
     await bot.cmd("quit")
+
+
+def _mirror_pack(world: Path) -> None:
+    """A rule pack (zip) in the save's datapacks/: mining a log gives 2-4 sticks instead of the log."""
+    table = {
+        "type": "minecraft:block",
+        "pools": [
+            {
+                "rolls": 1,
+                "entries": [
+                    {
+                        "type": "minecraft:item",
+                        "name": "minecraft:stick",
+                        "functions": [
+                            {
+                                "function": "minecraft:set_count",
+                                "count": {"type": "minecraft:uniform", "min": 2, "max": 4},
+                            }
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+    (world / "datapacks").mkdir(exist_ok=True)
+    with zipfile.ZipFile(world / "datapacks" / "mirror_test.zip", "w") as z:
+        z.writestr("pack.mcmeta", json.dumps({"pack": {"pack_format": 10, "description": "test rule"}}))
+        z.writestr("data/minecraft/loot_tables/blocks/oak_log.json", json.dumps(table))
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_saves_datapack_overrides_vanilla_loot_end_to_end(
+    sandbox_template: Path, tmp_path: Path, spawn_bot
+) -> None:
+    world = tmp_path / "world"
+    shutil.copytree(sandbox_template, world)
+    _mirror_pack(world)
+    info = json.loads((world / "sandbox.json").read_text())
+    srv = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=40, episode_seed=3))
+    srv.start()
+    events: list[tuple[str, dict[str, Any]]] = []
+    srv.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    try:
+        bot = await spawn_bot("miner", port=srv.port)
+        tree, spot = next(
+            (t["base"], s) for t in info["trees"] if (s := _stand_next_to(srv, *t["base"])) is not None
+        )
+        await _teleport(srv, bot, *spot)
+        res = await bot.cmd("dig", x=tree[0], y=tree[1], z=tree[2])
+        assert res["ok"], res
+        (drops,) = [d["drops"] for ev, d in events if ev == "block_broken"]
+        assert len(drops) == 1 and drops[0][0] == "stick" and 2 <= drops[0][1] <= 4
+        got = await bot.cmd("wait_item", name="stick", atLeast=drops[0][1], ms=4000)
+        assert got["got"] and got["count"] == drops[0][1], got
+        assert "oak_log" not in {n for n, _ in srv.inventory("miner").values()}
+        # the same world, seed and dig roll the same count (seeded loot RNG)
+        copy = sandbox_copy(sandbox_template, tmp_path / "again")
+        _mirror_pack(copy)
+        again = Game(ServerConfig(world=copy, port=0, episode_seed=3))
+        assert again.roll_block_loot(facts.state_id("oak_log", {"axis": "y"}), None, None) == [
+            tuple(drops[0])
+        ]
+    finally:
+        await defer.maybeDeferred(srv.stop)
+
+
+def sandbox_copy(template: Path, dst: Path) -> Path:
+    shutil.copytree(template, dst)
+    return dst

@@ -527,7 +527,14 @@ class CommandExecutor:
         raise _err("commands.execute.conditional.fail_count", n)
 
     def _run_say(self, source: CommandSource, c: m.Say, out: list[str]) -> int:
-        self.host.broadcast(tr("chat.type.announcement", source.name, c.message))
+        # MessageArgument.Message.toComponent: each selector span becomes the entities' names joined ", ".
+        text, last = [], 0
+        for start, end, sel in c.selectors:
+            text.append(c.message[last:start])
+            text.append(", ".join(_name(e) for e in self._resolve(sel, source)))
+            last = end
+        text.append(c.message[last:])
+        self.host.broadcast(tr("chat.type.announcement", source.name, "".join(text)))
         return 1
 
     def _run_listplayers(self, source: CommandSource, c: m.ListPlayers, out: list[str]) -> int:

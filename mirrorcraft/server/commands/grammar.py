@@ -172,6 +172,27 @@ def greedy(r: StringReader) -> str:
     return text
 
 
+def message(r: StringReader) -> m.Say:
+    """``MessageArgument``: the rest of the line; each ``@`` that starts a valid selector becomes a span
+    resolved at execution (an ``@`` without a known selector type stays text; other selector errors fail)."""
+    start = r.cursor
+    parts: list[tuple[int, int, Selector]] = []
+    while r.can_read():
+        if r.peek() != "@":
+            r.skip()
+            continue
+        at = r.cursor
+        try:
+            sel = parse_selector(r)
+        except CommandSyntaxError as err:
+            if err.key not in ("argument.entity.selector.missing", "argument.entity.selector.unknown"):
+                raise
+            r.cursor = at + 1
+            continue
+        parts.append((at - start, r.cursor - start, sel))
+    return m.Say(r.string[start:], tuple(parts))
+
+
 def resource(r: StringReader) -> str:
     return r.read_resource_location()
 
@@ -760,7 +781,7 @@ def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purp
     ex.then(lit("run", redirect=root))
     root.then(ex)
 
-    root.then(lit("say", arg("message", greedy, builder=lambda a: m.Say(a["message"])), level=2))
+    root.then(lit("say", arg("message", message, builder=lambda a: a["message"]), level=2))
     root.then(
         lit(
             "list",

@@ -48,7 +48,7 @@ class EntityRef:
         type: entity type id (``minecraft:player``, ``minecraft:cow``).
         position: feet position.
         is_player: whether this is a player.
-        alive: False for dead players (``@a`` still selects them; ``@p``, ``@r``, ``@e`` do not).
+        alive: False for dead players (only ``@e`` skips them, as vanilla's selector parser).
         game_mode: a player's game mode (``None`` for non-players).
         xp_level: a player's experience level (``None`` for non-players).
         tags: scoreboard tags (``/tag``); MirrorCraft hosts may leave it empty.

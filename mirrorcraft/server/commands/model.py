@@ -195,7 +195,11 @@ class Execute:
 
 @dataclass(frozen=True, slots=True)
 class Say:
+    """``say <message>``: ``selectors`` are the ``(start, end, selector)`` spans of the message that
+    vanilla's ``MessageArgument`` resolves to entity names when the message is sent."""
+
     message: str
+    selectors: tuple[tuple[int, int, Selector], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,20 +60,28 @@ class Range:
 
 
 def read_range(reader: StringReader, *, ints: bool) -> Range:
-    """Parse ``5``, ``1..``, ``..3``, ``1..3`` (``argument.range.*`` errors as vanilla)."""
+    """Parse ``5``, ``1..``, ``..3``, ``1..3`` (vanilla ``MinMaxBounds.fromReader``: every error points at
+    the start of the range)."""
     start = reader.cursor
-    lo = _read_bound(reader, ints)
-    if reader.can_read(2) and reader.peek() == "." and reader.peek(1) == ".":
-        reader.cursor += 2
-        hi = _read_bound(reader, ints)
+    try:
+        if not reader.can_read():
+            raise reader.error("argument.range.empty")
+        lo = _read_bound(reader, ints)
+        if reader.can_read(2) and reader.peek() == "." and reader.peek(1) == ".":
+            reader.cursor += 2
+            hi = _read_bound(reader, ints)
+            if lo is None and hi is None:
+                raise reader.error("argument.range.empty")
+        else:
+            hi = lo
         if lo is None and hi is None:
-            raise reader.error("argument.range.empty", at=start)
-    else:
-        if lo is None:
-            raise reader.error("argument.range.empty", at=start)
-        hi = lo
-    if lo is not None and hi is not None and lo > hi:
-        raise reader.error("argument.range.swapped", at=start)
+            raise reader.error("argument.range.empty")
+        if lo is not None and hi is not None and lo > hi:
+            raise reader.error("argument.range.swapped")
+    except CommandSyntaxError as err:
+        reader.cursor = start
+        err.cursor = start
+        raise
     return Range(lo, hi)
 
 
@@ -89,23 +97,10 @@ def _read_bound(reader: StringReader, ints: bool) -> float | None:
     if not text:
         return None
     try:
-        if ints:
-            return int(text)
-        return float(text)
+        return int(text) if ints else float(text)
     except ValueError:
-        if ints and _is_float(text):
-            reader.cursor = start
-            raise reader.error("argument.range.ints") from None
-        reader.cursor = start
+        # Integer.parseInt / Double.parseDouble failed: readerInvalidInt / readerInvalidDouble
         raise reader.error("parsing.int.invalid" if ints else "parsing.double.invalid", text) from None
-
-
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -163,7 +158,7 @@ class Selector:
             candidates = list(host.players())
         else:
             candidates = list(host.entities())
-        if self.kind != "@a" and not self.current_entity:
+        if self.kind == "@e":  # only @e adds the Entity::isAlive predicate (EntitySelectorParser)
             candidates = [e for e in candidates if e.alive]
         origin = (
             self.x if self.x is not None else source.position[0],
@@ -271,12 +266,13 @@ def parse_selector(reader: StringReader) -> Selector:
             raise reader.error("argument.entity.selector.missing")
         c = reader.read()
         b = _Builder(kind="@" + c, start=start)
+        # EntitySelectorParser.parseSelector: @p/@r set an order but not "sorted", so `sort` still applies.
         if c == "p":
-            b.limit, b.sort, b.sorted_, b.type_limited = 1, "nearest", True, True
+            b.limit, b.sort, b.type_limited = 1, "nearest", True
         elif c == "a":
             b.type_limited = True
         elif c == "r":
-            b.limit, b.sort, b.sorted_, b.type_limited = 1, "random", True, True
+            b.limit, b.sort, b.type_limited = 1, "random", True
         elif c == "s":
             b.limit, b.current_entity, b.players_only = 1, True, False
         elif c == "e":

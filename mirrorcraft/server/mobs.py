@@ -1,0 +1,351 @@
+"""Cows: loaded from the save's entity chunks, wandering with a seeded AI, hit by players, dying and dropping
+their loot table.
+
+Why cows only: they are the benchmark's one mob (leather and beef in the early route; the sandbox places
+four). Vanilla behaviour followed, simplified where the benchmark does not need more:
+
+* **spawning**: every ``minecraft:cow`` in ``<world>/entities`` (1.17+ entity chunks) at start; natural
+  passive-mob spawning is **off** (vanilla only spawns passive mobs at chunk generation anyway, and the
+  benchmark worlds are pre-generated). Cows are not written back by ``save`` (partial).
+* **wandering** (``RandomStrollGoal``): an idle cow starts a stroll with chance 1/120 per tick to a random
+  spot up to 10 blocks away horizontally on standable ground (feet and head free of collision, not water,
+  solid block below, up 1 / down 3 per step, inside the border) at 0.1 blocks per tick (a simplification
+  of vanilla's attribute-driven walk); every duration is in ticks, so an accelerated server keeps it.
+  The AI draws from its own seeded stream (``seeded_rng(world seed, episode seed, "mobs")``).
+* **attacks** (``use_entity`` with mouse 1, within 6 blocks like vanilla's ``distanceToSqr < 36``):
+  damage = the held item's attack damage (hand-authored :data:`ATTACK_DAMAGE`, Minecraft Wiki item pages
+  for Java 1.19; empty hand 1) + Sharpness (0.5 x level + 0.5) + Strength (3 per level); the attack
+  cooldown is taken as fully charged and there are no critical hits (partial). Invulnerability: a hit
+  within 10 ticks of the previous one only deals the excess damage (``LivingEntity.hurt``). Knockback:
+  0.4 away from the attacker (``LivingEntity.knockback``), plus Knockback enchantment levels x 0.5.
+* **death**: at 0 health the cow's loot table (``<ns>:entities/cow`` from the loaded packs) is rolled
+  through the evaluator's oracle with ``killed_by_player``, the weapon's Looting level and ``on_fire``
+  (Fire Aspect on the weapon sets the cow burning); the kill is recorded; after 20 ticks the body is removed.
+  Experience orbs are not spawned (partial).
+* **packets**: spawn_entity (type cow), entity_teleport + head rotation when it moves, entity_velocity on
+  knockback, entity_status 2 (hurt) / 3 (death), entity_metadata health (index 9, float type 2 in
+  1.19.x, wiki.vg "Entity metadata" LivingEntity), destroy_entities.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import uuid as uuidlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mirrorcraft.errors import WorldError
+from mirrorcraft.protocol import clientbound as cb
+from mirrorcraft.protocol.codec import encode
+from mirrorcraft.protocol.metadata import MetadataEntry
+from mirrorcraft.server import facts, wire
+from mirrorcraft.server.config import seeded_rng
+from mirrorcraft.server.physics import PLAYER_EYE, collides
+from mirrorcraft.server.rules.loot import EntityView, LootContext
+
+if TYPE_CHECKING:
+    from mirrorcraft.server.connection import PlayerConnection
+    from mirrorcraft.server.progress import Rules
+
+log = logging.getLogger(__name__)
+
+COW_WIDTH, COW_HEIGHT = 0.9, 1.4  # EntityType.COW dimensions
+COW_HEALTH = 10.0
+WALK = 0.1  # blocks per tick
+STROLL_CHANCE = 120  # RandomStrollGoal interval
+STROLL_RANGE = 10
+ATTACK_RANGE_SQ = 36.0
+DEATH_TICKS = 20
+
+# Attack damage (hearts x 2) of weapons and tools in Java 1.19 (Minecraft Wiki "Sword", "Axe", "Pickaxe",
+# "Shovel", "Hoe" pages: the attribute tooltips); anything else hits like an empty hand (1).
+ATTACK_DAMAGE: dict[str, float] = {
+    **{
+        f"{m}_sword": d
+        for m, d in [
+            ("wooden", 4),
+            ("golden", 4),
+            ("stone", 5),
+            ("iron", 6),
+            ("diamond", 7),
+            ("netherite", 8),
+        ]
+    },
+    **{
+        f"{m}_axe": d
+        for m, d in [
+            ("wooden", 7),
+            ("golden", 7),
+            ("stone", 9),
+            ("iron", 9),
+            ("diamond", 9),
+            ("netherite", 10),
+        ]
+    },
+    **{
+        f"{m}_pickaxe": d
+        for m, d in [
+            ("wooden", 2),
+            ("golden", 2),
+            ("stone", 3),
+            ("iron", 4),
+            ("diamond", 5),
+            ("netherite", 6),
+        ]
+    },
+    **{
+        f"{m}_shovel": d
+        for m, d in [
+            ("wooden", 2.5),
+            ("golden", 2.5),
+            ("stone", 3.5),
+            ("iron", 4.5),
+            ("diamond", 5.5),
+            ("netherite", 6.5),
+        ]
+    },
+    **{f"{m}_hoe": 1.0 for m in ("wooden", "golden", "stone", "iron", "diamond", "netherite")},
+    "trident": 9.0,
+}
+
+
+@dataclass
+class Cow:
+    """One cow."""
+
+    eid: int
+    uuid: uuidlib.UUID
+    pos: list[float]
+    yaw: float = 0.0
+    health: float = COW_HEALTH
+    target: tuple[float, float, float] | None = None
+    vel: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    hurt_ticks: int = 0  # ticks since the last hit (vanilla invulnerableTime counts down from 20)
+    last_damage: float = 0.0
+    dead_for: int = -1
+    on_fire: bool = False
+
+
+def _uuid_from_ints(ints: list[int]) -> uuidlib.UUID:
+    v = 0
+    for i in ints:
+        v = (v << 32) | (int(i) & 0xFFFFFFFF)
+    return uuidlib.UUID(int=v)
+
+
+class Mobs:
+    """The cows of one world."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        game = rules.game
+        self.rng = seeded_rng(game.world.level.seed, game.config.episode_seed, "mobs")
+        self.cows: dict[int, Cow] = {}
+        if game.config.world is not None:
+            self._load(Path(game.config.world))
+
+    # ---- loading -----------------------------------------------------------------------------------
+
+    def _load(self, world: Path) -> None:
+        if not (world / "entities").is_dir():
+            return
+        from mirrorcraft.worlds.anvil.save import Save
+
+        save = Save.open(world)
+        for cx, cz in save.entity_chunk_positions():
+            for ent in save.read_entities(cx, cz):
+                if str(ent.get("id")) != "minecraft:cow":
+                    continue
+                try:
+                    pos = [float(v) for v in ent["Pos"]]
+                    rot = ent.get("Rotation", [0.0, 0.0])
+                    uid = _uuid_from_ints(list(ent["UUID"]))
+                    health = float(ent.get("Health", COW_HEALTH))
+                except (KeyError, TypeError, ValueError) as err:
+                    raise WorldError(f"{world}/entities chunk ({cx}, {cz}): bad cow entry ({err!r})") from err
+                cow = Cow(game_eid := self.rules.game.new_eid(), uid, pos, float(rot[0]), health)
+                self.cows[game_eid] = cow
+
+    # ---- packets -----------------------------------------------------------------------------------
+
+    def _send_all(self, name: str, body: bytes) -> None:
+        for o in self.rules.game.players.values():
+            o.send(name, body)
+
+    def spawn_for(self, p: PlayerConnection) -> None:
+        """Send every living cow to a player who just joined."""
+        for cow in self.cows.values():
+            if cow.dead_for < 0:
+                self._spawn_packets(p, cow)
+
+    def _spawn_packets(self, p: PlayerConnection, cow: Cow) -> None:
+        p.send(
+            "spawn_object",
+            wire.spawn_entity(
+                cow.eid,
+                cow.uuid,
+                facts.entity_type("cow"),
+                *cow.pos,
+                (0.0, 0.0, 0.0),
+                yaw=cow.yaw,
+                head_yaw=cow.yaw,
+            ),
+        )
+        p.send("entity_metadata", self._health_body(cow))
+
+    @staticmethod
+    def _health_body(cow: Cow) -> bytes:
+        return encode(cb.EntityMetadata(entity_id=cow.eid, metadata=[MetadataEntry(9, 2, float(cow.health))]))
+
+    # ---- AI and physics ----------------------------------------------------------------------------
+
+    def _standable(self, x: float, y: float, z: float) -> bool:
+        world = self.rules.game.world
+        h = COW_WIDTH / 2
+        box = (x - h, y, z - h, x + h, y + COW_HEIGHT, z + h)
+        if collides(world, box) or not world.inside_border(x, z):
+            return False
+        if facts.block_name(world.get_block(math.floor(x), math.floor(y), math.floor(z))) in (
+            "water",
+            "lava",
+        ):
+            return False
+        below = (x - h, y - 0.01, z - h, x + h, y, z + h)
+        return collides(world, below)
+
+    def _ground_y(self, x: float, y: float, z: float) -> float | None:
+        base = math.floor(y + 0.5)
+        for dy in (0, 1, -1, -2, -3):
+            if self._standable(x, float(base + dy), z):
+                return float(base + dy)
+        return None
+
+    def tick(self) -> None:
+        """One tick of every cow: dying bodies, knockback, strolls; moved cows are broadcast."""
+        for cow in list(self.cows.values()):
+            if cow.dead_for >= 0:
+                cow.dead_for += 1
+                if cow.dead_for >= DEATH_TICKS:
+                    del self.cows[cow.eid]
+                    self._send_all("destroy_entities", wire.entity_destroy([cow.eid]))
+                continue
+            cow.hurt_ticks += 1
+            moved = False
+            if abs(cow.vel[0]) > 1e-3 or abs(cow.vel[2]) > 1e-3:
+                moved = self._step(cow, cow.vel[0], cow.vel[2])
+                cow.vel[0] *= 0.546  # block friction 0.6 x air drag 0.91
+                cow.vel[2] *= 0.546
+                if not moved:
+                    cow.vel = [0.0, 0.0, 0.0]
+            elif cow.target is None:
+                if self.rng.randrange(STROLL_CHANCE) == 0:
+                    a = self.rng.uniform(0, 2 * math.pi)
+                    r = self.rng.uniform(2, STROLL_RANGE)
+                    cow.target = (cow.pos[0] + r * math.cos(a), cow.pos[1], cow.pos[2] + r * math.sin(a))
+            else:
+                dx, dz = cow.target[0] - cow.pos[0], cow.target[2] - cow.pos[2]
+                dist = math.hypot(dx, dz)
+                if dist < WALK:
+                    cow.target = None
+                else:
+                    cow.yaw = math.degrees(math.atan2(-dx, dz))
+                    moved = self._step(cow, dx / dist * WALK, dz / dist * WALK)
+                    if not moved:
+                        cow.target = None
+            if moved:
+                self._send_all("entity_teleport", wire.entity_teleport(cow.eid, *cow.pos, cow.yaw, 0.0, True))
+                self._send_all("entity_head_look", wire.entity_head_rotation(cow.eid, cow.yaw))
+
+    def _step(self, cow: Cow, dx: float, dz: float) -> bool:
+        nx, nz = cow.pos[0] + dx, cow.pos[2] + dz
+        ny = self._ground_y(nx, cow.pos[1], nz)
+        if ny is None:
+            return False
+        cow.pos = [nx, ny, nz]
+        return True
+
+    # ---- combat ------------------------------------------------------------------------------------
+
+    def attack(self, p: PlayerConnection, target: int) -> bool:
+        """``p`` attacks entity ``target``; True if it was a (living) cow in reach."""
+        cow = self.cows.get(target)
+        if cow is None or cow.dead_for >= 0:
+            return False
+        ex, ey, ez = p.pos[0], p.pos[1] + PLAYER_EYE, p.pos[2]
+        cy = cow.pos[1] + COW_HEIGHT / 2
+        if (ex - cow.pos[0]) ** 2 + (ey - cy) ** 2 + (ez - cow.pos[2]) ** 2 >= ATTACK_RANGE_SQ:
+            return False
+        from mirrorcraft.server.menus import enchantments_of
+
+        held = p.inventory.held_stack
+        name = facts.item_name(held[0]) if held else None
+        ench = {k.removeprefix("minecraft:"): v for k, v in enchantments_of(held).items()}
+        damage = ATTACK_DAMAGE.get(name or "", 1.0)
+        if ench.get("sharpness"):
+            damage += 0.5 * ench["sharpness"] + 0.5
+        for eff in self.rules.game.config.controls.effects:
+            if eff.effect == "minecraft:strength":
+                damage += 3.0 * (eff.amplifier + 1)
+            elif eff.effect == "minecraft:weakness":
+                damage -= 4.0 * (eff.amplifier + 1)
+        damage = max(0.0, damage)
+        if cow.hurt_ticks < 10:  # still invulnerable: only the excess over the last hit counts
+            if damage <= cow.last_damage:
+                return True
+            dealt = damage - cow.last_damage
+        else:
+            dealt = damage
+            cow.hurt_ticks = 0
+        cow.last_damage = damage
+        cow.health = max(0.0, cow.health - dealt)
+        if ench.get("fire_aspect"):
+            cow.on_fire = True
+        # knockback away from the attacker (LivingEntity.knockback(0.4 + enchantment, ...))
+        strength = 0.4 + 0.5 * ench.get("knockback", 0)
+        kx, kz = cow.pos[0] - p.pos[0], cow.pos[2] - p.pos[2]
+        d = math.hypot(kx, kz) or 1.0
+        cow.vel = [kx / d * strength, 0.4, kz / d * strength]
+        cow.target = None
+        self._send_all("entity_status", encode(cb.EntityStatus(entity_id=cow.eid, status=2)))
+        self._send_all("entity_velocity", wire.entity_velocity(cow.eid, tuple(cow.vel)))
+        self._send_all("entity_metadata", self._health_body(cow))
+        self.rules.game.emit(
+            "mob_hurt", player=p.display_name, entity=cow.eid, damage=dealt, health=cow.health
+        )
+        if cow.health <= 0:
+            self._die(p, cow, ench.get("looting", 0), name)
+        return True
+
+    def _die(self, p: PlayerConnection, cow: Cow, looting: int, weapon: str | None) -> None:
+        cow.dead_for = 0
+        cow.vel = [0.0, 0.0, 0.0]
+        self._send_all("entity_status", encode(cb.EntityStatus(entity_id=cow.eid, status=3)))
+        player = EntityView(type="minecraft:player", sneaking=bool(p.sneaking))
+        ctx = LootContext(
+            this_entity=EntityView(type="minecraft:cow", on_fire=cow.on_fire),
+            killer=player,
+            direct_killer=player,
+            killer_player=player,
+            looting=looting,
+        )
+        rules = self.rules
+        stacks, outcome = rules.oracle.loot("minecraft:entities/cow", ctx, rules.game.loot_rng)
+        for s in stacks:
+            rules.game.spawn_item(
+                facts.item_id(s.name.removeprefix("minecraft:")),
+                s.count,
+                (cow.pos[0], cow.pos[1] + 0.5, cow.pos[2]),
+                pop=True,
+            )
+        rules.evaluator.record_kill(
+            "minecraft:cow", outcome, player=p.display_name, tick=rules.game.tick_count
+        )
+        rules.game.emit(
+            "mob_killed",
+            player=p.display_name,
+            entity="minecraft:cow",
+            weapon=weapon,
+            drops=[(s.name, s.count) for s in stacks],
+        )

@@ -1,0 +1,238 @@
+"""The scripted controls: reachability (every task × world kind within budget) and paired observations.
+
+Why controls: a Mirror world is only a fair test if (a) every task stays completable within its budget
+under the suite's rules — the *reachability control*, run with the suite-aware scripted routes of
+:mod:`mirrorcraft.skills.routes` — and (b) an agent cannot tell a Mirror world from its Vanilla twin
+before it triggers a changed rule — the *paired-observation control*: one scripted sequence that
+triggers no changed rule must produce byte-identical serialized observations in the Vanilla world and in
+each Mirror copy, with the same episode seed on a seeded server.
+
+Server-agnostic: this module never imports :mod:`mirrorcraft.server`. A :data:`Launcher` starts a server
+on a save folder and returns its port and a stop function; :mod:`mirrorcraft.skills.cli` and the tests
+supply one backed by the embedded server.
+
+Mirror copies are made the way the world catalogue makes them: a byte copy of the save, the suite's
+compiled pack as ``datapacks/mirrorcraft_rules.zip``, and the pack enabled in ``level.dat``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mirrorcraft.contracts import TASKS, SkillCall, TaskId, canonical_json
+from mirrorcraft.errors import ContractError
+from mirrorcraft.mcproto_body import Body, BodyConfig
+from mirrorcraft.skills.observe import ActionHistory, ObservationBuilder
+from mirrorcraft.skills.registry import SkillSet
+from mirrorcraft.skills.routes import WORLD_KINDS, RouteResult, run_route
+
+#: ``await launcher(save_folder, episode_seed)`` -> ``(port, stop)``; ``stop()`` may return a Deferred.
+Launcher = Callable[[Path, int], Awaitable[tuple[int, Callable[[], Any]]]]
+
+#: A sequence that triggers no rule of any suite in the sandbox: walking, grass (drops dirt, unchanged in
+#: every suite), a refused stone dig (no pickaxe: nothing breaks), placing and holding dirt, exploring.
+NEUTRAL_SEQUENCE: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("go_to", {"x": 4, "y": 65, "z": 4}),
+    ("mine", {"block": "grass_block", "count": 2}),
+    ("mine", {"block": "stone", "count": 1}),
+    ("place", {"item": "dirt", "use": "build"}),
+    ("equip", {"item": "dirt"}),
+    ("explore", {"direction": "west", "distance": 16}),
+)
+
+
+def make_world_copy(save: Path, kind: str, dest: Path) -> Path:
+    """A fresh copy of ``save`` as world kind ``kind`` (``vanilla``, or a suite id: pack added).
+
+    Args:
+        save: The Vanilla save folder (``level.dat`` inside).
+        kind: ``"vanilla"`` or ``"M01"``..``"M06"``.
+        dest: Folder to create (must not exist).
+
+    Returns:
+        ``dest``.
+
+    Raises:
+        ContractError: unknown kind, or ``save`` has no ``level.dat``.
+    """
+    if kind not in WORLD_KINDS:
+        raise ContractError(f"world kind {kind!r}: expected one of {list(WORLD_KINDS)}")
+    if not (save / "level.dat").is_file():
+        raise ContractError(f"{save}: not a save folder (no level.dat)")
+    shutil.copytree(save, dest)
+    if kind != "vanilla":
+        from mirrorcraft.contracts import load_suite
+        from mirrorcraft.datapacks.compiler import RULE_PACK_FILENAME, compile_suite
+        from mirrorcraft.worlds.catalogue import enable_rule_pack
+
+        compile_suite(load_suite(kind), dest / "datapacks" / RULE_PACK_FILENAME)
+        enable_rule_pack(dest / "level.dat")
+    return dest
+
+
+async def _session(launcher: Launcher, world: Path, seed: int, username: str, task: TaskId):
+    port, stop = await launcher(world, seed)
+    body = Body(BodyConfig(port=port, username=username, view_distance=4))
+    builder = ObservationBuilder(body, TASKS[task])
+    try:
+        await body.connect()
+        if not await body.wait_chunks(radius=2, timeout=30):
+            raise ContractError(f"{world}: chunks around spawn did not arrive in 30 s")
+        await body.sleep(0.5)
+    except BaseException:
+        await _close(body, stop)
+        raise
+    return body, builder, stop
+
+
+async def _close(body: Body, stop: Callable[[], Any]) -> None:
+    try:
+        await body.disconnect()
+    finally:
+        res = stop()
+        if hasattr(res, "addCallback"):
+            await res
+
+
+async def reachability(
+    save: Path,
+    launcher: Launcher,
+    workdir: Path,
+    tasks: Sequence[TaskId] = tuple(TaskId),
+    kinds: Sequence[str] = WORLD_KINDS,
+    episode_seed: int = 0,
+    world_name: str = "world",
+    progress: Callable[[RouteResult], None] | None = None,
+) -> list[RouteResult]:
+    """Run every task's scripted route in a fresh copy of every world kind.
+
+    Args:
+        save: The Vanilla save.
+        launcher: Starts a server on a save (see :data:`Launcher`).
+        workdir: Scratch folder for the copies.
+        tasks / kinds: Which cells to run.
+        episode_seed: Seed of the server's randomness.
+        world_name: Label for the table.
+        progress: Called with each finished row.
+
+    Returns:
+        One :class:`RouteResult` per (task, kind), in order.
+    """
+    rows = []
+    for kind in kinds:
+        for task in tasks:
+            world = make_world_copy(save, kind, workdir / f"{task.value}-{kind}")
+            body, _builder, stop = await _session(launcher, world, episode_seed, "route", task)
+            try:
+                row = await run_route(SkillSet(body), task, kind, f"{world_name}/{kind}")
+            finally:
+                await _close(body, stop)
+            rows.append(row)
+            if progress is not None:
+                progress(row)
+    return rows
+
+
+@dataclass
+class PairedRun:
+    """Serialized observations of one world kind: the initial one, then one after each action."""
+
+    kind: str
+    observations: list[bytes]
+    reports: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PairedResult:
+    """The paired-observation control's verdict."""
+
+    runs: list[PairedRun]
+    mismatches: list[str]
+
+    @property
+    def identical(self) -> bool:
+        """Every kind's observations equal the Vanilla ones, byte for byte."""
+        return not self.mismatches
+
+
+def first_difference(a: bytes, b: bytes) -> str:
+    """A short description of where two serialized observations differ (top-level keys)."""
+    import json
+
+    da, db = json.loads(a), json.loads(b)
+    keys = sorted(k for k in set(da) | set(db) if da.get(k) != db.get(k))
+    return ", ".join(
+        f"{k}: {canonical_json(da.get(k))[:160]!r} != {canonical_json(db.get(k))[:160]!r}" for k in keys
+    )
+
+
+async def paired_observations(
+    save: Path,
+    launcher: Launcher,
+    workdir: Path,
+    kinds: Sequence[str] = WORLD_KINDS,
+    sequence: Sequence[tuple[str, dict[str, Any]]] = NEUTRAL_SEQUENCE,
+    episode_seed: int = 0,
+    task: TaskId = TaskId.IRON_ARMOR,
+) -> PairedResult:
+    """Play ``sequence`` in a fresh copy of each world kind and compare the observations byte for byte.
+
+    The first kind is the reference (put ``vanilla`` first). Same player name, same episode seed.
+    """
+    calls = [SkillCall.create(n, a) for n, a in sequence]
+    runs: list[PairedRun] = []
+    for kind in kinds:
+        world = make_world_copy(save, kind, workdir / f"paired-{kind}")
+        body, builder, stop = await _session(launcher, world, episode_seed, "paired", task)
+        try:
+            skills = SkillSet(body)
+            history = ActionHistory()
+            obs = [builder.serialize(history)]
+            reports = []
+            for call in calls:
+                report, _ = await skills.execute(call)
+                history.record(call, report)
+                reports.append(f"{call.name}: {report.status} {report.reason or ''} {report.message}".strip())
+                await body.sleep(0.5)  # let item entities and block updates settle before observing
+                obs.append(builder.serialize(history))
+        finally:
+            await _close(body, stop)
+        runs.append(PairedRun(kind, obs, reports))
+    mismatches = []
+    ref = runs[0]
+    for run in runs[1:]:
+        for i, (a, b) in enumerate(zip(ref.observations, run.observations, strict=True)):
+            if a != b:
+                mismatches.append(f"{run.kind} step {i}: {first_difference(a, b)}")
+    return PairedResult(runs, mismatches)
+
+
+def format_reachability(rows: Sequence[RouteResult]) -> str:
+    """The reachability table as text (one line per task × world)."""
+    head = f"{'task':<12} {'world':<18} {'done':<5} {'actions':>7} {'budget':>6}  milestones / stopped at"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        tail = ",".join(r.milestones) or "-"
+        if r.stopped_at:
+            tail += f" | stopped at '{r.stopped_at}': {r.detail}"
+        lines.append(
+            f"{r.task:<12} {r.world:<18} {'yes' if r.completed else 'no':<5} {r.actions:>7} {r.budget:>6}  {tail}"
+        )
+    return "\n".join(lines)
+
+
+__all__ = [
+    "NEUTRAL_SEQUENCE",
+    "Launcher",
+    "PairedResult",
+    "PairedRun",
+    "first_difference",
+    "format_reachability",
+    "make_world_copy",
+    "paired_observations",
+    "reachability",
+]

@@ -1,0 +1,812 @@
+"""The episode runner: one world copy, one server, one body and one agent per episode → an EpisodeRecord.
+
+Why here: the study driver (:func:`~mirrorcraft.study.executors.run_study`) only knows a blocking,
+importable callable ``run_episode(identity) -> EpisodeRecord``; this module is that callable
+(:func:`run_episode_blocking`, or :func:`make_episode_fn` for explicit settings) and the async runner behind
+it (:class:`EpisodeRunner`), which wires the parts built elsewhere (worlds, server, body, skills, agents).
+
+**One reactor, many episodes.** Every episode runs on the process's single Twisted reactor: the embedded
+server (in-process, the default), the body, the skills and the agent loop. The blocking entry point starts
+the reactor once per worker process in a dedicated thread and submits each episode to it
+(:mod:`mirrorcraft.study.runner_reactor`); async callers already on a reactor (tests under pytest-twisted)
+``await EpisodeRunner.run(identity)`` directly.
+
+**Per episode** (:meth:`EpisodeRunner.run`):
+
+1. world: the catalogue save of ``identity.world_id`` under ``settings.worlds_dir`` (built if missing and
+   ``build_missing``), checked (a Mirror copy must hold and enable its rule pack; the task's milestone
+   advancements must exist in the vendored vanilla pack) and byte-copied to a fresh temporary folder;
+2. server: :class:`~mirrorcraft.server.EmbeddedServer` on a free port on this reactor (``server="embedded"``)
+   or :class:`~mirrorcraft.server.ServerProcess` in a child process (``server="child"``), seeded with
+   ``identity.seed`` and given the runtime controls;
+3. controls: the embedded server's command host cannot yet run ``effect``/``time``/``weather``/
+   ``difficulty``/``gamerule`` over RCON (``server/commands/host_adapter.py``), so controls are applied
+   through :class:`~mirrorcraft.server.ServerConfig` (the server applies them at join); the record's
+   ``controls`` are those values and the run notes say ``controls_via: server_config``;
+4. body joins (offline name ``agent``), the observation builder is attached before the connection (biomes),
+   spawn = the body's feet block and biome once chunks are in;
+5. the agent loop (:func:`mirrorcraft.agents.run_episode`) with the identity's budget; before each action
+   the evaluator is told which action starts, after it the runner passes a tick barrier
+   (:func:`~mirrorcraft.study.runner_eval.tick_barrier`) and reads the milestones: S_k is the value of the
+   deepest task milestone seen by action k. The loop ends at the final milestone, budget exhausted,
+   death, or ``max_consecutive_policy_errors`` policy errors (no executable action);
+6. the record: identity, controls, spawn, milestone values, outcome, S_0 and the trajectory (call, σ,
+   report, S_k, policy errors), milestones and encounters from the evaluator, usage/cost and wall time.
+
+**Evaluator.** If the running server exposes its own evaluator (``server.game.evaluator``, an
+:class:`~mirrorcraft.server.evaluator.EmbeddedEvaluator` fed by the rules engine) it is used; otherwise the
+runner's :class:`~mirrorcraft.study.runner_eval.HarnessEvaluator` (milestones from the server's
+advancement packets, encounters from manifest + reports). The notes record which (``evaluator_basis``).
+
+**Faults.** Failures outside the agent's control become a record with ``end_reason=infrastructure_fault``
+(the study driver reruns it under the same id): ``missing_datapack`` (Mirror copy without its enabled rule
+pack), ``advancement_unavailable`` (a task milestone has no advancement), ``server_error`` (world missing,
+server start failure, the body could not join or get its chunks), ``disconnected`` (the connection closed
+during the episode), ``other`` (anything unexpected, with the traceback; LLM failures after retries).
+Deaths, exhausted budgets and policy errors are outcomes.
+
+**Agent.** ``identity.model.name == "scripted"`` selects the offline scripted policy whatever
+``identity.agent`` says (the smoke grid names configuration ``react`` with model ``scripted``); the scripted
+policy refuses rule cards, so it plays disclosed episodes without them (the notes say so). Other models
+build ``configuration_for(agent, disclosure)`` on :func:`~mirrorcraft.agents.make_llm_client`, with the
+suite's rule card for ReAct w/rules.
+
+Partial (honest state at the time of writing): whether an episode can progress depends on the server's
+rules engine; see docs/runner.md for what an end-to-end Diamond episode currently reaches.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import os
+import shutil
+import tempfile
+import time
+import traceback
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mirrorcraft.contracts import (
+    ActionStep,
+    AgentContext,
+    Controls,
+    EndReason,
+    EpisodeIdentity,
+    EpisodeRecord,
+    InfrastructureFault,
+    MilestoneEvent,
+    OutcomeReport,
+    SkillCall,
+    SpawnInfo,
+    TaskSpec,
+    Usage,
+    task_spec,
+)
+from mirrorcraft.errors import MirrorCraftError, WorldError
+
+FaultKind = Literal["disconnected", "missing_datapack", "advancement_unavailable", "server_error", "other"]
+
+#: Environment variables read by :func:`run_episode_blocking` (the study CLI passes no settings object).
+ENV_WORLDS = "MIRRORCRAFT_WORLDS"
+ENV_SERVER = "MIRRORCRAFT_SERVER"
+ENV_TICK_RATE = "MIRRORCRAFT_TICK_RATE"
+ENV_RECORDS = "MIRRORCRAFT_EPISODE_DIR"
+
+AGENT_NAME = "agent"
+RULE_PACK_ENTRY = "file/mirrorcraft_rules.zip"
+
+
+class EpisodeFault(MirrorCraftError):
+    """An infrastructure fault of one episode (classified; becomes a fault record, never an outcome)."""
+
+    def __init__(self, kind: FaultKind, message: str, action_index: int | None = None) -> None:
+        super().__init__(message)
+        self.kind: FaultKind = kind
+        self.message = message
+        self.action_index = action_index
+
+
+class RunnerSettings(BaseModel):
+    """How episodes are run (everything that is not part of the episode identity).
+
+    Attributes:
+        worlds_dir: the world catalogue folder (``vanilla/<world>``, ``mirror/<world>/<suite>``).
+        build_missing: build a catalogue world that is not there yet (Vanilla first for a Mirror copy).
+        world_radius: radius in blocks of worlds built here (None: the generator's default, 256).
+        server: ``embedded`` (in-process, this reactor) or ``child`` (a child process, another core).
+        tick_rate: server ticks per second (20 = real time; higher = accelerated).
+        view_distance: chunk radius streamed to the body.
+        controls: runtime controls (recorded in every record).
+        work_dir: where per-episode world copies go (default: the system temp folder).
+        keep_world: keep the played world copy after the episode (debugging).
+        records_dir: if set, each record and its run notes are written there as ``<episode_id>.json``.
+        spawn_timeout / chunk_timeout: seconds to log in and to receive the chunks around spawn.
+        barrier_ticks: server ticks waited by the tick barrier after each action.
+        llm_record_dir / llm_replay_dir: record model calls to / replay them from ``<episode_id>.jsonl``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    worlds_dir: Path = Path("runs/worlds")
+    build_missing: bool = True
+    world_radius: int | None = Field(None, ge=16)
+    server: Literal["embedded", "child"] = "embedded"
+    tick_rate: float = Field(20.0, gt=0, le=1000)
+    view_distance: int = Field(4, ge=3, le=16)
+    controls: Controls = Field(default_factory=Controls)
+    work_dir: Path | None = None
+    keep_world: bool = False
+    records_dir: Path | None = None
+    spawn_timeout: float = Field(30.0, gt=0)
+    chunk_timeout: float = Field(30.0, gt=0)
+    barrier_ticks: int = Field(2, ge=1)
+    llm_record_dir: Path | None = None
+    llm_replay_dir: Path | None = None
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> RunnerSettings:
+        """Settings from :data:`ENV_WORLDS`, :data:`ENV_SERVER`, :data:`ENV_TICK_RATE`, :data:`ENV_RECORDS`."""
+        data: dict[str, Any] = {}
+        if os.environ.get(ENV_WORLDS):
+            data["worlds_dir"] = Path(os.environ[ENV_WORLDS])
+        if os.environ.get(ENV_SERVER):
+            data["server"] = os.environ[ENV_SERVER]
+        if os.environ.get(ENV_TICK_RATE):
+            data["tick_rate"] = float(os.environ[ENV_TICK_RATE])
+        if os.environ.get(ENV_RECORDS):
+            data["records_dir"] = Path(os.environ[ENV_RECORDS])
+        return cls.model_validate(data | overrides)
+
+
+class RunNotes(BaseModel):
+    """How an episode was run: what the record's schema has no field for (written next to the record)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    episode_id: str
+    world_id: str
+    world_source: str = ""
+    server: str = ""
+    port: int | None = None
+    tick_rate: float = 20.0
+    controls_via: str = "server_config"
+    evaluator_basis: str = ""
+    barrier: dict[str, int] = Field(default_factory=dict, description="Barrier outcome → count.")
+    agent_registry_id: str = ""
+    rule_cards_given: bool = False
+    notes: list[str] = Field(default_factory=list)
+    seconds: dict[str, float] = Field(default_factory=dict, description="Wall seconds per phase.")
+    server_ticks: int | None = None
+    fault: dict[str, Any] | None = None
+
+
+# ---------------------------------------------------------------------------------------------- world
+
+
+def _level_enabled_packs(level_dat: Path) -> list[str]:
+    from mirrorcraft.worlds.anvil.region import nbt_from_bytes
+
+    try:
+        root = nbt_from_bytes(gzip.decompress(level_dat.read_bytes()), str(level_dat))
+        return [str(s) for s in root["Data"]["DataPacks"]["Enabled"]]
+    except (OSError, EOFError, KeyError) as err:
+        raise EpisodeFault("server_error", f"{level_dat}: unreadable Data.DataPacks.Enabled ({err})") from err
+
+
+def check_world(identity: EpisodeIdentity, world: Path, spec: TaskSpec) -> None:
+    """Refuse a world copy that cannot give a valid episode (classified :class:`EpisodeFault`).
+
+    Raises:
+        EpisodeFault: ``missing_datapack`` (Mirror copy without its rule pack, or pack not enabled in
+            ``level.dat``, or a Vanilla world carrying one), ``advancement_unavailable`` (a milestone of
+            the task has no advancement JSON in the vendored vanilla pack), ``server_error`` (no save).
+    """
+    from mirrorcraft.gamedata import VANILLA_PACK_DIR
+
+    level = world / "level.dat"
+    if not level.is_file():
+        raise EpisodeFault("server_error", f"world {identity.world_id}: {world} has no level.dat")
+    pack = world / "datapacks" / RULE_PACK_ENTRY.removeprefix("file/")
+    enabled = _level_enabled_packs(level)
+    if identity.suite is not None:
+        if not pack.is_file():
+            raise EpisodeFault("missing_datapack", f"world {identity.world_id}: rule pack {pack} is missing")
+        try:
+            with zipfile.ZipFile(pack) as zf:
+                names = set(zf.namelist())
+        except zipfile.BadZipFile as err:
+            raise EpisodeFault("missing_datapack", f"world {identity.world_id}: {pack} is not a zip") from err
+        if "pack.mcmeta" not in names:
+            raise EpisodeFault("missing_datapack", f"world {identity.world_id}: {pack} has no pack.mcmeta")
+        if RULE_PACK_ENTRY not in enabled:
+            raise EpisodeFault(
+                "missing_datapack",
+                f"world {identity.world_id}: {level} does not enable {RULE_PACK_ENTRY} (enabled: {enabled})",
+            )
+    elif pack.exists() or RULE_PACK_ENTRY in enabled:
+        raise EpisodeFault(
+            "missing_datapack", f"world {identity.world_id}: a Vanilla world must not carry the rule pack"
+        )
+    adv_dir = Path(VANILLA_PACK_DIR) / "data" / "minecraft" / "advancements"
+    for m in spec.milestones:
+        path = adv_dir / (m.advancement.split(":", 1)[1] + ".json")
+        if not path.is_file():
+            raise EpisodeFault("advancement_unavailable", f"milestone {m.advancement}: {path} does not exist")
+
+
+def resolve_world(identity: EpisodeIdentity, settings: RunnerSettings) -> Path:
+    """The catalogue save of the episode's world copy, built first when missing and allowed.
+
+    Raises:
+        EpisodeFault: ``server_error`` when the world is missing and may not (or could not) be built.
+    """
+    from mirrorcraft.worlds.catalogue import build_world, world_path
+
+    path = world_path(settings.worlds_dir, identity.world_id)
+    if (path / "level.dat").is_file():
+        return path
+    if not settings.build_missing:
+        raise EpisodeFault("server_error", f"world {identity.world_id} is not built at {path}")
+    try:
+        build_world(identity.world_id, settings.worlds_dir, settings.world_radius)
+    except (WorldError, OSError) as err:
+        if not (path / "level.dat").is_file():  # another worker may have built it concurrently
+            raise EpisodeFault("server_error", f"world {identity.world_id}: build failed: {err}") from err
+    return path
+
+
+# ---------------------------------------------------------------------------------------------- agent
+
+
+def build_agent(
+    identity: EpisodeIdentity, settings: RunnerSettings, notes: RunNotes
+) -> tuple[Any, list[str] | None]:
+    """The agent for ``identity`` and the rule cards it is given (module docstring, **Agent**)."""
+    from mirrorcraft.agents import LLMSettings, configuration_for, make_agent, make_llm_client
+
+    if identity.model.name == "scripted":
+        notes.agent_registry_id = "scripted"
+        if identity.disclosure == "disclosed":
+            notes.notes.append("scripted policy refuses rule cards: disclosed episode played without them")
+        return make_agent("scripted", settings=dict(identity.agent_settings) or None), None
+    reg_id = configuration_for(identity.agent, identity.disclosure)
+    notes.agent_registry_id = reg_id
+    cards = None
+    if identity.disclosure == "disclosed" and identity.suite is not None:
+        from mirrorcraft.contracts import load_suite
+
+        cards = [load_suite(identity.suite).card_text()]
+        notes.rule_cards_given = True
+
+    def jsonl(folder: Path | None) -> Path | None:
+        if folder is None:
+            return None
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{identity.episode_id}.jsonl"
+
+    llm = make_llm_client(
+        LLMSettings.from_model_settings(identity.model),
+        record=jsonl(settings.llm_record_dir),
+        replay=jsonl(settings.llm_replay_dir),
+    )
+    agent = make_agent(reg_id, llm=llm, settings=dict(identity.agent_settings) or None)
+    return agent, cards
+
+
+# --------------------------------------------------------------------------------------------- record
+
+
+def _task_milestones(spec: TaskSpec, events: list[MilestoneEvent]) -> list[MilestoneEvent]:
+    wanted = set(spec.values())
+    out: dict[str, MilestoneEvent] = {}
+    for e in events:
+        if e.advancement in wanted and e.advancement not in out:
+            out[e.advancement] = e
+    return list(out.values())
+
+
+def fault_record(
+    identity: EpisodeIdentity,
+    fault: EpisodeFault,
+    *,
+    controls: Controls,
+    spawn: SpawnInfo | None,
+    tb: str | None,
+    wall_time_s: float,
+    usage: Usage | None = None,
+    prompt_template_version: str = "unknown",
+) -> EpisodeRecord:
+    """The infrastructure-fault record of an episode (no actions, score 0; rerun under the same id)."""
+    spec = task_spec(identity.task, budget=identity.budget)
+    return EpisodeRecord(
+        episode_id=identity.episode_id,
+        seed=identity.seed,
+        identity=identity,
+        controls=controls,
+        spawn=spawn,
+        milestone_values=spec.values(),
+        outcome={
+            "score": 0,
+            "success": False,
+            "actions_used": 0,
+            "end_reason": EndReason.INFRASTRUCTURE_FAULT,
+        },
+        initial_score=0,
+        trajectory=[],
+        milestones=[],
+        encounters=[],
+        usage=usage or Usage(),
+        wall_time_s=round(wall_time_s, 3),
+        infrastructure_faults=[
+            InfrastructureFault(
+                kind=fault.kind, message=fault.message, action_index=fault.action_index, traceback=tb
+            )
+        ],
+        prompt_template_version=prompt_template_version,
+        evaluator="embedded",
+    )
+
+
+def build_record(
+    identity: EpisodeIdentity,
+    spec: TaskSpec,
+    *,
+    controls: Controls,
+    spawn: SpawnInfo,
+    run: Any,
+    milestones: list[MilestoneEvent],
+    encounters: list[Any],
+    wall_time_s: float,
+) -> EpisodeRecord:
+    """Turn the agent loop's :class:`~mirrorcraft.agents.EpisodeRun` and the evaluator's findings into a record.
+
+    S_k is computed from the same milestone list the record carries (milestones seen by action k), so the
+    record's consistency checks hold by construction.
+    """
+    ms = _task_milestones(spec, milestones)
+
+    def score_by(k: int) -> int:
+        return spec.score(m.advancement for m in ms if m.action_index <= k)
+
+    steps = [
+        ActionStep(
+            index=s.index,
+            call=s.call,
+            signature=s.signature,
+            report=s.report,
+            score_after=score_by(s.index),
+            policy_errors=s.policy_errors,
+        )
+        for s in run.steps
+    ]
+    n = len(steps)
+    score = score_by(n)
+    end = run.end_reason
+    if end == EndReason.FINAL_MILESTONE and score != 100:
+        raise EpisodeFault(
+            "advancement_unavailable",
+            f"the player's advancement view shows the final milestone done but the evaluator has score {score}",
+            action_index=n,
+        )
+    return EpisodeRecord(
+        episode_id=identity.episode_id,
+        seed=identity.seed,
+        identity=identity,
+        controls=controls,
+        spawn=spawn,
+        milestone_values=spec.values(),
+        outcome={"score": score, "success": score == 100, "actions_used": n, "end_reason": end},
+        initial_score=score_by(0),
+        trajectory=steps,
+        trailing_policy_errors=run.trailing_policy_errors,
+        milestones=ms,
+        encounters=encounters,
+        usage=run.usage,
+        wall_time_s=round(wall_time_s, 3),
+        prompt_template_version=run.prompt_template_version,
+        evaluator="embedded",
+    )
+
+
+# --------------------------------------------------------------------------------------------- runner
+
+
+class _Server:
+    """The episode's server, in-process or in a child process, behind one small interface."""
+
+    def __init__(self, mode: str, config: Any) -> None:
+        self.mode = mode
+        self.config = config
+        self.embedded: Any = None
+        self.process: Any = None
+        self.port: int | None = None
+
+    async def start(self) -> int:
+        from twisted.internet import threads
+
+        if self.mode == "embedded":
+            from mirrorcraft.server.embedded import EmbeddedServer
+
+            self.embedded = EmbeddedServer(self.config)
+            self.port = self.embedded.start()
+        else:
+            from mirrorcraft.server.process import ServerProcess
+
+            self.process = ServerProcess(self.config)
+            self.port = await threads.deferToThread(self.process.start)
+        return self.port
+
+    @property
+    def game(self) -> Any:
+        return getattr(self.embedded, "game", None)
+
+    def ticks(self) -> int | None:
+        game = self.game
+        return None if game is None else int(game.tick_count)
+
+    def alive(self) -> bool:
+        if self.process is not None:
+            return self.process.proc is not None and self.process.proc.poll() is None
+        loop = getattr(self.game, "_loop", None)
+        return loop is None or bool(loop.running)
+
+    async def stop(self) -> None:
+        from twisted.internet import defer, threads
+
+        if self.embedded is not None:
+            d = self.embedded.stop()
+            if isinstance(d, defer.Deferred):
+                await d
+            self.embedded = None
+        if self.process is not None:
+            await threads.deferToThread(self.process.stop)
+            self.process = None
+
+
+class EpisodeRunner:
+    """Runs episodes on the running reactor (call :meth:`run` from a coroutine on the reactor thread).
+
+    Args:
+        settings: how episodes are run.
+    """
+
+    def __init__(
+        self,
+        settings: RunnerSettings | None = None,
+        *,
+        on_server_started: Callable[[Any], None] | None = None,
+    ) -> None:
+        self.settings = settings or RunnerSettings()
+        self.last_notes: RunNotes | None = None
+        #: Called with the started server wrapper (``.embedded`` is the EmbeddedServer in-process): a hook
+        #: for tools and fault-injection tests; it must not change the game for a real episode.
+        self.on_server_started = on_server_started
+
+    async def run(self, identity: EpisodeIdentity) -> EpisodeRecord:
+        """Play one episode and return its record (a fault record for an infrastructure fault).
+
+        Never raises for a failing episode: unexpected errors become ``other`` faults with the traceback.
+        """
+        from twisted.internet import reactor
+
+        settings = self.settings
+        t0 = time.monotonic()
+        notes = RunNotes(
+            episode_id=identity.episode_id,
+            world_id=identity.world_id,
+            server=settings.server,
+            tick_rate=settings.tick_rate,
+        )
+        self.last_notes = notes
+        spec = task_spec(identity.task, budget=identity.budget)
+        controls = settings.controls
+        spawn: SpawnInfo | None = None
+        server: _Server | None = None
+        body: Any = None
+        copy_root: Path | None = None
+        state: dict[str, Any] = {"index": 0, "usage": None, "version": "unknown"}
+        phase_start = t0
+
+        def phase(name: str) -> None:
+            nonlocal phase_start
+            now = time.monotonic()
+            notes.seconds[name] = round(now - phase_start, 3)
+            phase_start = now
+
+        try:
+            try:
+                source = resolve_world(identity, settings)
+                notes.world_source = str(source)
+                check_world(identity, source, spec)
+                copy_root = Path(
+                    tempfile.mkdtemp(prefix=f"{identity.episode_id}-", dir=settings.work_dir or None)
+                )
+                from mirrorcraft.worlds.anvil import copy_save
+
+                world = copy_save(source, copy_root / "world").path
+                phase("world")
+            except WorldError as err:
+                raise EpisodeFault("server_error", f"world {identity.world_id}: {err}") from err
+
+            from mirrorcraft.server.config import ServerConfig
+
+            config = ServerConfig(
+                world=world,
+                port=0,
+                tick_rate=settings.tick_rate,
+                view_distance=settings.view_distance,
+                episode_seed=identity.seed,
+                controls=controls,
+            )
+            server = _Server(settings.server, config)
+            try:
+                port = await server.start()
+            except Exception as err:  # noqa: BLE001 - any start failure is a server fault
+                raise EpisodeFault(
+                    "server_error", f"server start failed: {type(err).__name__}: {err}"
+                ) from err
+            notes.port = port
+            if self.on_server_started is not None:
+                self.on_server_started(server)
+            phase("server_start")
+
+            from mirrorcraft.mcproto_body import Body, BodyConfig
+            from mirrorcraft.skills import ActionHistory, ObservationBuilder, SkillSet
+
+            body = Body(
+                BodyConfig(
+                    port=port,
+                    username=AGENT_NAME,
+                    view_distance=settings.view_distance,
+                    connect_timeout=settings.spawn_timeout,
+                )
+            )
+            builder = ObservationBuilder(body, spec)
+            try:
+                await body.connect(spawn_timeout=settings.spawn_timeout)
+            except Exception as err:  # noqa: BLE001 - joining failed: the server's fault, not the agent's
+                raise EpisodeFault(
+                    "server_error", f"the body could not join: {type(err).__name__}: {err}"
+                ) from err
+            if not await body.wait_chunks(radius=2, timeout=settings.chunk_timeout):
+                raise EpisodeFault(
+                    "server_error", f"chunks around spawn not received in {settings.chunk_timeout}s"
+                )
+            feet = body.movement.block_position()
+            biome = builder.biomes.biome_at(*feet)
+            if biome is None:
+                raise EpisodeFault("server_error", f"no biome data for the spawn column {feet}")
+            spawn = SpawnInfo(position={"x": feet[0], "y": feet[1], "z": feet[2]}, biome=biome)
+            phase("join")
+
+            evaluator = self._evaluator(server, body, t0, notes)
+            await evaluator.begin(identity)
+            agent, cards = build_agent(identity, settings, notes)
+            skills = SkillSet(body, ticks_per_second=settings.tick_rate)
+            history = ActionHistory()
+            context = AgentContext(task=spec, skills=skills.specs(), rule_cards=cards, rng_seed=identity.seed)
+
+            def check_alive(index: int | None) -> None:
+                from mirrorcraft.mcproto_body.connection import State
+
+                if body.conn.state is not State.PLAYING:
+                    raise EpisodeFault("disconnected", "the body's connection to the server closed", index)
+                if not server.alive():
+                    raise EpisodeFault("server_error", "the server stopped ticking or exited", index)
+
+            def observe() -> Any:
+                check_alive(state["index"] or None)
+                return builder.build(history)
+
+            async def execute(call: SkillCall) -> OutcomeReport:
+                index = history.actions_used + 1
+                state["index"] = index
+                check_alive(index)
+                evaluator.begin_action(index, call)
+                report = await _unless_disconnected(body, skills.execute(call), index)
+                history.record(call, report)
+                return report
+
+            async def after_action(index: int, call: SkillCall, report: OutcomeReport) -> None:
+                outcome = await _barrier(reactor, server, settings)
+                notes.barrier[outcome] = notes.barrier.get(outcome, 0) + 1
+                check_alive(index)
+                await evaluator.after_action(index, call, report)
+
+            from mirrorcraft.agents import run_episode as agent_loop
+
+            # Milestones already granted at join (before any action) are read after a first barrier.
+            outcome = await _barrier(reactor, server, settings)
+            notes.barrier[outcome] = notes.barrier.get(outcome, 0) + 1
+            if hasattr(evaluator, "poll"):
+                evaluator.poll(0)
+            run = await agent_loop(agent, context, observe, execute, after_action=after_action)
+            state["usage"], state["version"] = run.usage, run.prompt_template_version
+            phase("agent_loop")
+            notes.server_ticks = server.ticks()
+            record = build_record(
+                identity,
+                spec,
+                controls=controls,
+                spawn=spawn,
+                run=run,
+                milestones=await evaluator.milestones(),
+                encounters=await evaluator.encounters(),
+                wall_time_s=time.monotonic() - t0,
+            )
+        except EpisodeFault as fault:
+            record = self._fault(identity, fault, controls, spawn, t0, state, notes)
+        except Exception as err:  # noqa: BLE001 - unexpected errors are recorded, classified 'other'
+            from mirrorcraft.agents import LLMError
+            from mirrorcraft.mcproto_body.connection import State
+
+            kind: FaultKind = "other"
+            msg = f"{type(err).__name__}: {err}"
+            if isinstance(err, LLMError):
+                msg = f"model call failed: {msg}"
+            elif body is not None and body.conn.state is not State.PLAYING:
+                kind, msg = "disconnected", f"connection closed during the episode ({msg})"
+            fault = EpisodeFault(kind, msg, state["index"] or None)
+            record = self._fault(identity, fault, controls, spawn, t0, state, notes, traceback.format_exc())
+        finally:
+            await self._teardown(body, server, copy_root, notes)
+        self._write(record, notes)
+        return record
+
+    def _evaluator(self, server: _Server, body: Any, t0: float, notes: RunNotes) -> Any:
+        from mirrorcraft.contracts import Evaluator
+        from mirrorcraft.study.runner_eval import HarnessEvaluator
+
+        own = getattr(server.game, "evaluator", None)
+        if isinstance(own, Evaluator):
+            notes.evaluator_basis = "server: embedded evaluator (server-side attribution)"
+            return own
+        tick_rate = self.settings.tick_rate
+
+        def ticks() -> int:
+            t = server.ticks()
+            return t if t is not None else int((time.monotonic() - t0) * tick_rate)
+
+        ev = HarnessEvaluator(body.advancements.done, ticks)
+        notes.evaluator_basis = HarnessEvaluator.basis
+        return ev
+
+    def _fault(
+        self,
+        identity: EpisodeIdentity,
+        fault: EpisodeFault,
+        controls: Controls,
+        spawn: SpawnInfo | None,
+        t0: float,
+        state: dict[str, Any],
+        notes: RunNotes,
+        tb: str | None = None,
+    ) -> EpisodeRecord:
+        if tb is None and fault.__cause__ is not None:
+            tb = "".join(traceback.format_exception(fault.__cause__))
+        notes.fault = {"kind": fault.kind, "message": fault.message, "action_index": fault.action_index}
+        return fault_record(
+            identity,
+            fault,
+            controls=controls,
+            spawn=spawn,
+            tb=tb,
+            wall_time_s=time.monotonic() - t0,
+            usage=state.get("usage"),
+            prompt_template_version=state.get("version", "unknown"),
+        )
+
+    async def _teardown(
+        self, body: Any, server: _Server | None, copy_root: Path | None, notes: RunNotes
+    ) -> None:
+        t = time.monotonic()
+        if body is not None:
+            try:
+                await body.disconnect()
+            except Exception as err:  # noqa: BLE001 - teardown must go on
+                notes.notes.append(f"body disconnect: {type(err).__name__}: {err}")
+        if server is not None:
+            try:
+                await server.stop()
+            except Exception as err:  # noqa: BLE001
+                notes.notes.append(f"server stop: {type(err).__name__}: {err}")
+        if copy_root is not None and not self.settings.keep_world:
+            shutil.rmtree(copy_root, ignore_errors=True)
+        notes.seconds["teardown"] = round(time.monotonic() - t, 3)
+
+    def _write(self, record: EpisodeRecord, notes: RunNotes) -> None:
+        folder = self.settings.records_dir
+        if folder is None:
+            return
+        folder.mkdir(parents=True, exist_ok=True)
+        data = {"record": record.model_dump(mode="json"), "run_notes": notes.model_dump(mode="json")}
+        tmp = folder / f".{record.episode_id}.json.tmp"
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(tmp, folder / f"{record.episode_id}.json")
+
+
+async def _unless_disconnected(body: Any, skill_run: Any, index: int) -> OutcomeReport:
+    """Await a skill call, abandoning it at once (``disconnected`` fault) if the connection closes."""
+    from twisted.internet import defer
+
+    lost: defer.Deferred[None] = defer.Deferred()
+    body.conn.on_disconnect(lambda: None if lost.called else lost.callback(None))
+    running = defer.ensureDeferred(skill_run)
+    await defer.DeferredList([running, lost], fireOnOneCallback=True, fireOnOneErrback=True, consumeErrors=True)
+    if running.called:
+        result = running.result
+        if isinstance(result, Exception) or hasattr(result, "raiseException"):
+            await running  # re-raise the skill's own error
+        return (await running)[0]
+    running.cancel()
+    running.addErrback(lambda _f: None)
+    reason = getattr(body.conn, "disconnect_reason", None) or "connection closed"
+    raise EpisodeFault("disconnected", f"connection closed during action {index}: {reason}", index)
+
+
+async def _barrier(clock: Any, server: _Server, settings: RunnerSettings) -> str:
+    from mirrorcraft.study.runner_eval import tick_barrier
+
+    getter = server.ticks if server.game is not None else None
+    return await tick_barrier(clock, getter, settings.tick_rate, ticks=settings.barrier_ticks)
+
+
+# ------------------------------------------------------------------------------------ blocking entries
+
+
+def _run_with_settings(settings_json: str, identity: EpisodeIdentity) -> EpisodeRecord:
+    from mirrorcraft.study.runner_reactor import call_on_reactor
+
+    runner = EpisodeRunner(RunnerSettings.model_validate_json(settings_json))
+    return call_on_reactor(runner.run, identity)
+
+
+def make_episode_fn(settings: RunnerSettings) -> functools.partial[EpisodeRecord]:
+    """A picklable blocking ``run_episode(identity) -> EpisodeRecord`` bound to ``settings``.
+
+    It crosses process boundaries (spawned pool workers, Ray) as the settings' JSON; each worker process
+    starts its own reactor thread on first use (:mod:`mirrorcraft.study.runner_reactor`).
+    """
+    return functools.partial(_run_with_settings, settings.model_dump_json())
+
+
+def run_episode_blocking(identity: EpisodeIdentity) -> EpisodeRecord:
+    """The study driver's episode function (``mirrorcraft.study.runner:run_episode_blocking``).
+
+    Settings come from the environment (:meth:`RunnerSettings.from_env`): ``MIRRORCRAFT_WORLDS`` (catalogue
+    folder, default ``runs/worlds``), ``MIRRORCRAFT_SERVER`` (``embedded``/``child``),
+    ``MIRRORCRAFT_TICK_RATE``, ``MIRRORCRAFT_EPISODE_DIR`` (per-episode records + run notes).
+    """
+    return _run_with_settings(RunnerSettings.from_env().model_dump_json(), identity)
+
+
+def lower_bound_ticks(record: EpisodeRecord) -> int:
+    """In-game ticks the record's actions needed (sum of ``ticks_used``): its wall time at 20 t/s is the
+    floor a real-time server imposes (used by benchmarks/episode_throughput.py)."""
+    return sum(s.report.ticks_used for s in record.trajectory)
+
+
+__all__ = [
+    "ENV_RECORDS",
+    "ENV_SERVER",
+    "ENV_TICK_RATE",
+    "ENV_WORLDS",
+    "EpisodeFault",
+    "EpisodeRunner",
+    "RunNotes",
+    "RunnerSettings",
+    "build_agent",
+    "build_record",
+    "check_world",
+    "fault_record",
+    "lower_bound_ticks",
+    "make_episode_fn",
+    "resolve_world",
+    "run_episode_blocking",
+]

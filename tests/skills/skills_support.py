@@ -1,0 +1,51 @@
+"""Shared helpers of the skills tests: sandbox worlds, an embedded-server launcher, body sessions.
+
+Kept out of ``conftest.py`` (several test folders have one; ``from conftest import`` is ambiguous).
+The server is the project's embedded server, in-process on the reactor pytest-twisted runs; the skills
+never import it, these tests do.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+from mirrorcraft.contracts import TASKS, TaskId
+from mirrorcraft.mcproto_body import Body, BodyConfig
+from mirrorcraft.skills import ObservationBuilder, SkillSet
+
+_names = (f"sk{i}" for i in itertools.count())
+
+
+def sandbox_info(save: Path) -> dict[str, Any]:
+    """The sandbox's layout facts (test-only metadata written beside level.dat)."""
+    return json.loads((save / "sandbox.json").read_text())
+
+
+async def launch_embedded(world: Path, seed: int, tick_rate: float = 20.0):
+    """Start an embedded server on ``world``; returns ``(port, stop)`` (a controls ``Launcher``)."""
+    from mirrorcraft.server.config import ServerConfig
+    from mirrorcraft.server.embedded import EmbeddedServer
+
+    srv = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=tick_rate, view_distance=4, episode_seed=seed))
+    return srv.start(), srv.stop
+
+
+async def session(server: Any, name: str | None = None, task: TaskId = TaskId.IRON_ARMOR):
+    """Connect a new body to ``server``; returns ``(body, skills, builder)`` (disconnect the body after)."""
+    body = Body(BodyConfig(port=server.port, username=name or next(_names), view_distance=4))
+    builder = ObservationBuilder(body, TASKS[task])  # before connect: it decodes the first chunks' biomes
+    await body.connect()
+    assert await body.wait_chunks(radius=2, timeout=30)
+    await body.sleep(0.5)
+    return body, SkillSet(body), builder
+
+
+def server_counts(server: Any, name: str) -> dict[str, int]:
+    """``{minecraft:item: count}`` of a player's inventory as the server holds it (ground truth)."""
+    out: dict[str, int] = {}
+    for _slot, (item, n) in server.inventory(name).items():
+        out[f"minecraft:{item}"] = out.get(f"minecraft:{item}", 0) + n
+    return out
