@@ -735,15 +735,20 @@ async def _unless_disconnected(body: Any, skill_run: Any, index: int) -> Outcome
     """Await a skill call, abandoning it at once (``disconnected`` fault) if the connection closes."""
     from twisted.internet import defer
 
-    lost: defer.Deferred[None] = defer.Deferred()
-    body.conn.on_disconnect(lambda: None if lost.called else lost.callback(None))
+    settled: defer.Deferred[None] = defer.Deferred()
+
+    def settle(result: Any = None) -> Any:
+        if not settled.called:
+            settled.callback(None)
+        return result
+
     running = defer.ensureDeferred(skill_run)
-    await defer.DeferredList([running, lost], fireOnOneCallback=True, fireOnOneErrback=True, consumeErrors=True)
+    running.addBoth(settle)  # passes the skill's result (or failure) through unchanged
+    body.conn.on_disconnect(settle)
+    await settled
     if running.called:
-        result = running.result
-        if isinstance(result, Exception) or hasattr(result, "raiseException"):
-            await running  # re-raise the skill's own error
-        return (await running)[0]
+        report, _ = await running
+        return report
     running.cancel()
     running.addErrback(lambda _f: None)
     reason = getattr(body.conn, "disconnect_reason", None) or "connection closed"
