@@ -197,9 +197,8 @@ class PlayerConnection(ServerProtocol):
         self.send("acknowledge_block_changes", wire.acknowledge_block_changes(pkt.sequence))
 
     def on_held_item_slot(self, pkt: sb.HeldItemSlotServerbound) -> None:
-        if 0 <= pkt.slot_id <= 8:  # vanilla ignores out-of-range slots
+        if 0 <= pkt.slot_id <= 8:  # vanilla ignores out-of-range slots; a dig in progress keeps going
             self.inventory.held = pkt.slot_id
-            self.dig = None
 
     def on_window_click(self, pkt: sb.WindowClick) -> None:
         def stack(s: object) -> tuple[int, int] | None:

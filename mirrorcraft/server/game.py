@@ -383,9 +383,21 @@ class Game:
             started = p.dig
             p.dig = None
             if started is None or started[0] != pos or facts.is_air(state):
+                log.info(
+                    "%s: finish at %s without a matching start (%s) or on air", p.display_name, pos, started
+                )
                 self._refuse_dig(p, pos, state)
-            elif not finish_accepted(block, self._dig_conditions(p), self.tick_count - started[1]):
-                self.emit("dig_refused", player=p.display_name, pos=pos, elapsed=self.tick_count - started[1])
+            elif not finish_accepted(block, cond := self._dig_conditions(p), self.tick_count - started[1]):
+                elapsed = self.tick_count - started[1]
+                log.info(
+                    "%s: dig of %s at %s refused after %d ticks (%s)",
+                    p.display_name,
+                    block.name,
+                    pos,
+                    elapsed,
+                    cond,
+                )
+                self.emit("dig_refused", player=p.display_name, pos=pos, elapsed=elapsed)
                 self._refuse_dig(p, pos, state)
             else:
                 self.break_block(p, pos)

@@ -174,8 +174,8 @@ class Rules:
                 player=data.get("player"),
                 tick=self.game.tick_count,
             )
-        elif event == "click" and p is not None:
-            self._grid_changed(p)
+        elif event == "click" and p is not None and not data.get("part2"):
+            self._grid_changed(p, data.get("slot") in (1, 2, 3, 4))
 
     def joined(self, p: PlayerConnection) -> None:
         """After part 1's join sequence: tick rate, advancements, experience, the mobs."""
@@ -380,18 +380,21 @@ class Rules:
             self._resync(p, menu)
         else:
             self._broadcast_menu(p, menu)
+            if isinstance(menu, CraftingMenu):  # vanilla slotChangedCraftingGrid always sends the result
+                p.send("set_slot", set_slot_body(menu.window_id, p.inventory.state_id, 0, menu.get(0)))
         self.game.emit("click", player=p.display_name, window=c.window, slot=c.slot, mode=c.mode, part2=True)
         return True
 
-    def _grid_changed(self, p: PlayerConnection) -> None:
-        """After part 1 changed window 0: recompute the 2x2 grid's result slot."""
+    def _grid_changed(self, p: PlayerConnection, touched: bool) -> None:
+        """After part 1 changed window 0: recompute the 2x2 grid's result slot (always sent when the grid was
+        clicked, as vanilla's ``slotChangedCraftingGrid``; Mineflayer waits for it)."""
         st = self.state(p)
         grid = st.crafting
         if grid is None:
             return
         old = p.inventory.slots[0]
         grid.slots_changed()
-        if p.inventory.slots[0] != old:
+        if touched or p.inventory.slots[0] != old:
             p.inventory.state_id += 1
             p.send("set_slot", set_slot_body(0, p.inventory.state_id, 0, p.inventory.slots[0]))
 

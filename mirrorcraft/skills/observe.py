@@ -11,9 +11,11 @@ body drops those unparsed), no server brand.
 
 Determinism: lists are gathered in a fixed order and the contracts canonicalize (sort, round, bound).
 Game time in an outcome report is measured from the wall clock and jitters by a few ticks between two
-runs of the same action, so the observation shows ``ticks_used`` rounded to :attr:`ObservationBuilder.
-tick_quantum` ticks (default 20, one second), the way positions are rounded to 0.1 block; the full value
-stays in the episode record.
+runs of the same action (measured: a refused dig took 7 ticks in one run and 13 in the next), which no
+rounding makes stable at a bucket edge. So in the default, deterministic mode
+(``ObservationBuilder(tick_quantum=0)``, matching ``Controls.deterministic``) the shown report carries
+``ticks_used = 0``; the full value stays in the episode record. ``tick_quantum > 0`` shows it rounded to
+that many ticks instead (for non-deterministic runs).
 
 Position: the body's physics ends a walk a few hundredths of a block before or after the same spot
 depending on how its 20 Hz loop interleaves with the follower, so the observation shows the player at
@@ -168,16 +170,17 @@ class ObservationBuilder:
         body: The body (create the builder before connecting it, for biomes).
         task: The task's spec (milestones, budget).
         bounds: Radii and limits (the contracts' defaults).
-        tick_quantum: ``ticks_used`` of shown reports is rounded to this many ticks (module docstring).
+        tick_quantum: 0 hides ``ticks_used`` of shown reports (deterministic mode, the default); a
+            positive value rounds it to that many ticks (module docstring).
     """
 
     def __init__(
-        self, body: Any, task: TaskSpec, bounds: ObservationBounds = DEFAULT_BOUNDS, tick_quantum: int = 20
+        self, body: Any, task: TaskSpec, bounds: ObservationBounds = DEFAULT_BOUNDS, tick_quantum: int = 0
     ) -> None:
         self.body = body
         self.task = task
         self.bounds = bounds
-        self.tick_quantum = max(1, tick_quantum)
+        self.tick_quantum = max(0, tick_quantum)
         self.biomes = BiomeTracker(body)
 
     # ------------------------------------------------------------------------------------------ parts
@@ -274,7 +277,8 @@ class ObservationBuilder:
 
     def _shown_report(self, report: OutcomeReport) -> OutcomeReport:
         q = self.tick_quantum
-        return report.model_copy(update={"ticks_used": int(round(report.ticks_used / q)) * q})
+        shown = 0 if q == 0 else int(round(report.ticks_used / q)) * q
+        return report.model_copy(update={"ticks_used": shown})
 
     # ---------------------------------------------------------------------------------------- public
     def build(self, history: ActionHistory) -> Observation:

@@ -568,6 +568,9 @@ class EpisodeRunner:
                 )
             )
             builder = ObservationBuilder(body, spec)
+            # The evaluator starts before the player joins, so advancements granted at join are kept (index 0).
+            evaluator = self._evaluator(server, body, t0, notes)
+            await evaluator.begin(identity)
             try:
                 await body.connect(spawn_timeout=settings.spawn_timeout)
             except Exception as err:  # noqa: BLE001 - joining failed: the server's fault, not the agent's
@@ -585,8 +588,6 @@ class EpisodeRunner:
             spawn = SpawnInfo(position={"x": feet[0], "y": feet[1], "z": feet[2]}, biome=biome)
             phase("join")
 
-            evaluator = self._evaluator(server, body, t0, notes)
-            await evaluator.begin(identity)
             agent, cards = build_agent(identity, settings, notes)
             skills = SkillSet(body, ticks_per_second=settings.tick_rate)
             history = ActionHistory()
@@ -663,8 +664,14 @@ class EpisodeRunner:
         from mirrorcraft.contracts import Evaluator
         from mirrorcraft.study.runner_eval import HarnessEvaluator
 
-        own = getattr(server.game, "evaluator", None)
-        if isinstance(own, Evaluator):
+        game = server.game
+        candidates = (
+            getattr(server.embedded, "evaluator", None),
+            getattr(game, "evaluator", None),
+            getattr(getattr(game, "rules", None), "evaluator", None),
+        )
+        own = next((c for c in candidates if isinstance(c, Evaluator)), None)
+        if own is not None:
             notes.evaluator_basis = "server: embedded evaluator (server-side attribution)"
             return own
         tick_rate = self.settings.tick_rate
@@ -727,7 +734,7 @@ class EpisodeRunner:
         folder.mkdir(parents=True, exist_ok=True)
         data = {"record": record.model_dump(mode="json"), "run_notes": notes.model_dump(mode="json")}
         tmp = folder / f".{record.episode_id}.json.tmp"
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         os.replace(tmp, folder / f"{record.episode_id}.json")
 
 

@@ -146,6 +146,13 @@ const commands = {
     await bot.toss(it.type, null, n)
     return { slots: slots() }
   },
+  async raw_move ({ x, y, z }) {
+    // what a cheating client would send: a position the physics never produced
+    const before = bot.entity.position.clone()
+    bot._client.write('position', { x, y, z, onGround: true })
+    await sleep(500)
+    return { before, after: bot.entity.position }
+  },
   async columns () {
     return { columns: bot.world.getColumns().map((c) => [Number(c.chunkX), Number(c.chunkZ)]) }
   },

@@ -24,7 +24,9 @@ def build_worlds(out: Path, names: list[str]) -> Path:
     return out
 
 
-def scripted_identity(suite: str | None = None, *, budget: int = 1, task: str = "diamond", rep: int = 0) -> EpisodeIdentity:
+def scripted_identity(
+    suite: str | None = None, *, budget: int = 1, task: str = "diamond", rep: int = 0
+) -> EpisodeIdentity:
     """A scripted-agent episode identity in ``plains-1`` (or its Mirror copy ``suite``)."""
     return EpisodeIdentity(
         world=WORLD,

@@ -59,7 +59,9 @@ async def test_mirror_copy_without_its_rule_pack_is_a_missing_datapack_fault(wor
 async def test_rule_pack_not_enabled_in_level_dat_is_a_missing_datapack_fault(worlds, tmp_path) -> None:
     root = _clone(worlds, tmp_path)
     # The Vanilla level.dat differs from the Mirror one only in Data.DataPacks.Enabled (catalogue docstring).
-    shutil.copyfile(root / "vanilla" / "plains-1" / "level.dat", root / "mirror" / "plains-1" / "M01" / "level.dat")
+    shutil.copyfile(
+        root / "vanilla" / "plains-1" / "level.dat", root / "mirror" / "plains-1" / "M01" / "level.dat"
+    )
     settings = RunnerSettings(worlds_dir=root, build_missing=False, work_dir=tmp_path)
     record = await EpisodeRunner(settings).run(scripted_identity("M01"))
     _assert_fault(record, "missing_datapack", settings)
@@ -87,7 +89,9 @@ async def test_missing_world_that_may_not_be_built_is_a_server_fault(tmp_path) -
 
 
 @pytest_twisted.ensureDeferred
-async def test_task_milestone_without_advancement_is_advancement_unavailable(worlds, tmp_path, monkeypatch) -> None:
+async def test_task_milestone_without_advancement_is_advancement_unavailable(
+    worlds, tmp_path, monkeypatch
+) -> None:
     import mirrorcraft.gamedata as gamedata
 
     real = Path(gamedata.VANILLA_PACK_DIR)
@@ -123,8 +127,9 @@ async def test_player_kicked_mid_episode_is_a_disconnected_fault(worlds, tmp_pat
     runner = EpisodeRunner(settings, on_server_started=kick_later)
     record = await runner.run(scripted_identity(None, budget=5))
     assert kicked == ["agent"]
-    _assert_fault_kind = [f.kind for f in record.infrastructure_faults]
-    assert _assert_fault_kind == ["disconnected"], record.infrastructure_faults
+    fault = record.infrastructure_faults[0]
+    assert [f.kind for f in record.infrastructure_faults] == ["disconnected"], fault
+    assert fault.action_index == 1 and "during action 1" in fault.message  # kicked while mining logs
     assert record.controls == Controls()
     assert record.spawn is not None  # the body had joined before the kick
     assert list(tmp_path.glob("ep-*")) == []  # the world copy was removed

@@ -20,6 +20,8 @@ import pytest
 from mirrorcraft.server import facts
 from mirrorcraft.server.digging import DigConditions, can_harvest, dig_ticks, finish_accepted, tool_speed
 
+pytestmark = pytest.mark.npm  # needs node_modules (Mineflayer / minecraft-data / minecraft-packets)
+
 REPO = Path(__file__).resolve().parents[2]
 
 

@@ -54,8 +54,14 @@ def test_set_block_save_and_reload(world_copy: Path) -> None:
     assert world.save() == 2
     again = World(world_copy)
     assert again.get_block(3, 70, -5) == log_x and again.get_block(-60, -64, -60) == stone
-    chunk = Save.open(world_copy).read_chunk(0, -1)  # independent reader: the worlds package
+    chunk = Save.open(world_copy).read_chunk(0, -1)  # the worlds package's reader
     assert chunk.block_at(3, 70, -5) == ("minecraft:oak_log", (("axis", "x"),))
+    import anvil  # anvil-parser2: an Anvil reader nobody here wrote
+
+    other = anvil.Chunk.from_region(anvil.Region.from_file(str(world_copy / "region" / "r.0.-1.mca")), 0, -1)
+    block = other.get_block(3, 70, 11)  # chunk-local x/z
+    assert (block.id, str(block.properties["axis"])) == ("oak_log", "x")
+    assert other.get_block(3, 64, 11).id == facts.block_name(again.get_block(3, 64, -5))
 
 
 def _game(world: Path, episode_seed: int = 0) -> Game:

@@ -8,12 +8,15 @@ import shutil
 import struct
 import zlib
 
+import pytest
 import pytest_twisted
 from quarry.data import packets as quarry_packets
 from twisted.internet import defer, protocol, reactor
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
 from mirrorcraft.server.embedded import EmbeddedServer
+
+pytestmark = pytest.mark.npm  # needs node_modules (Mineflayer / minecraft-data / minecraft-packets)
 
 
 def varint(v: int) -> bytes:

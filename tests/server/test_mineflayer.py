@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_twisted
 from twisted.internet import defer
 
@@ -20,6 +21,8 @@ from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.embedded import EmbeddedServer
 from mirrorcraft.server.game import Game
 from mirrorcraft.worlds.anvil.save import Save
+
+pytestmark = pytest.mark.npm  # needs node_modules (Mineflayer / minecraft-data / minecraft-packets)
 
 
 async def _teleport(server: EmbeddedServer, bot, x: float, y: float, z: float) -> None:
@@ -313,3 +316,21 @@ async def test_a_saves_datapack_overrides_vanilla_loot_end_to_end(
 def sandbox_copy(template: Path, dst: Path) -> Path:
     shutil.copytree(template, dst)
     return dst
+
+
+@pytest_twisted.ensureDeferred
+async def test_impossible_moves_are_teleported_back(server: EmbeddedServer, spawn_bot, sandbox_info) -> None:
+    bot = await spawn_bot("cheater")
+    events: list[tuple[str, dict[str, Any]]] = []
+    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    start = server.position("cheater")
+    sx, sy, sz = sandbox_info["spawn"]
+    for target, reason in [
+        ((start[0] + 30, start[1], start[2]), "moved too quickly"),
+        ((start[0], sy - 2.0, start[2]), "moved into a block"),
+    ]:
+        res = await bot.cmd("raw_move", x=target[0], y=target[1], z=target[2])
+        assert (res["after"]["x"], res["after"]["y"], res["after"]["z"]) == start, res
+        assert server.position("cheater") == start
+        assert ("move_refused", {"player": "cheater", "reason": reason}) in events
+    await bot.cmd("quit")

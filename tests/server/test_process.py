@@ -14,6 +14,8 @@ from mirrorcraft.server.cli import fresh_copy, resolve_world
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.process import ServerProcess
 
+pytestmark = pytest.mark.npm  # needs node_modules (Mineflayer / minecraft-data / minecraft-packets)
+
 REPO = Path(__file__).resolve().parents[2]
 
 

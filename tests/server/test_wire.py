@@ -16,6 +16,8 @@ import pytest
 
 from mirrorcraft.server import wire
 
+pytestmark = pytest.mark.npm  # needs node_modules (Mineflayer / minecraft-data / minecraft-packets)
+
 
 def _long(v: Any) -> int:
     if isinstance(v, list):  # minecraft-packets writes i64 as [high, low] 32-bit halves

@@ -9,13 +9,13 @@ the tests decode them with ``mirrorcraft.protocol``.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from mirrorcraft.server.inventory import PlayerInventory
+from twisted.internet import defer, protocol, reactor
 
 
 @pytest.fixture(scope="session")
@@ -41,35 +41,96 @@ def world2(sandbox2_template: Path, tmp_path: Path) -> Path:
     return dst
 
 
-class FakePlayer:
-    """The attributes of a PlayerConnection the game reads, and a log of the packets sent to it."""
+BOT2_JS = Path(__file__).resolve().parent / "node" / "bot2.js"
 
-    def __init__(self, name: str, pos: tuple[float, float, float], eid: int = 9000) -> None:
-        self.display_name = name
-        self.inventory = PlayerInventory()
-        self.pos = list(pos)
-        self.yaw = 0.0
-        self.pitch = 0.0
-        self.sneaking = False
-        self.on_ground = True
-        self.protocol_version = 760
-        self.eid = eid
-        self.sent: list[tuple[str, bytes]] = []
-        self.loaded_chunks: set[tuple[int, int]] = set()
 
-    def send(self, name: str, body: bytes) -> None:
-        self.sent.append((name, body))
+class NodeBot2(protocol.ProcessProtocol):
+    """A ``tests/server2/node/bot2.js`` process: JSON commands in, replies and events out (with timeouts)."""
 
-    def kick(self, reason: str) -> None:
-        raise AssertionError(f"kicked: {reason}")
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._buf = b""
+        self._next = 0
+        self._replies: dict[int, defer.Deferred] = {}
+        self.events: list[dict[str, Any]] = []
+        self._waiters: list[tuple[str, defer.Deferred]] = []
+        self.stderr = b""
 
-    def packets(self, name: str) -> list[Any]:
-        """Decoded clientbound packets of one quarry name, in order."""
-        from mirrorcraft.protocol.codec import CLIENTBOUND, decode
-        from mirrorcraft.protocol.quarry_names import our_name
+    def outReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
+        self._buf += data
+        while b"\n" in self._buf:
+            line, self._buf = self._buf.split(b"\n", 1)
+            try:
+                msg = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if "id" in msg and msg["id"] in self._replies:
+                self._replies.pop(msg["id"]).callback(msg)
+            elif "event" in msg:
+                self.events.append(msg)
+                for ev, d in list(self._waiters):
+                    if ev == msg["event"]:
+                        self._waiters.remove((ev, d))
+                        d.callback(msg)
 
-        out = []
-        for n, body in self.sent:
-            if n == name:
-                out.append(decode(our_name(n, 760, CLIENTBOUND), body, 760, CLIENTBOUND))
-        return out
+    def errReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
+        self.stderr += data
+
+    def processEnded(self, reason) -> None:  # noqa: N802 - Twisted API
+        err = RuntimeError(
+            f"bot {self.name} ended: {self.events[-3:]} {self.stderr.decode(errors='replace')[-800:]}"
+        )
+        for d in list(self._replies.values()) + [d for _, d in self._waiters]:
+            if not d.called:
+                d.errback(err)
+        self._replies.clear()
+        self._waiters.clear()
+
+    async def event(self, name: str, timeout: float = 30.0) -> dict[str, Any]:
+        for e in self.events:
+            if e["event"] == name:
+                return e
+        d: defer.Deferred = defer.Deferred()
+        self._waiters.append((name, d))
+        d.addTimeout(timeout, reactor)
+        return await d
+
+    async def cmd(self, cmd: str, timeout: float = 30.0, **args: Any) -> dict[str, Any]:
+        """Send a command and await its reply; a failed command raises with the bot's error."""
+        self._next += 1
+        d: defer.Deferred = defer.Deferred()
+        self._replies[self._next] = d
+        self.transport.write((json.dumps({"id": self._next, "cmd": cmd, **args}) + "\n").encode())
+        d.addTimeout(timeout, reactor)
+        res = await d
+        if not res.get("ok"):
+            raise AssertionError(f"bot command {cmd} {args} failed: {res.get('error')}")
+        return res
+
+    def kill(self) -> None:
+        try:
+            self.transport.signalProcess("KILL")
+        except Exception:  # noqa: BLE001 - already gone
+            pass
+
+
+@pytest.fixture
+def spawn_bot2(node_modules: Path):
+    """Factory: ``await spawn_bot2(port, name)`` → a ready NodeBot2 (killed at teardown)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is required for the Mineflayer tests")
+    bots: list[NodeBot2] = []
+
+    async def make(port: int, name: str) -> NodeBot2:
+        bot = NodeBot2(name)
+        reactor.spawnProcess(
+            bot, node, [node, str(BOT2_JS), "127.0.0.1", str(port), name], env=dict(os.environ)
+        )
+        bots.append(bot)
+        await bot.event("ready", timeout=40)
+        return bot
+
+    yield make
+    for b in bots:
+        b.kill()

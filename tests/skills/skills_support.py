@@ -29,7 +29,9 @@ async def launch_embedded(world: Path, seed: int, tick_rate: float = 20.0):
     from mirrorcraft.server.config import ServerConfig
     from mirrorcraft.server.embedded import EmbeddedServer
 
-    srv = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=tick_rate, view_distance=4, episode_seed=seed))
+    srv = EmbeddedServer(
+        ServerConfig(world=world, port=0, tick_rate=tick_rate, view_distance=4, episode_seed=seed)
+    )
     return srv.start(), srv.stop
 
 
