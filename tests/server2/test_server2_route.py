@@ -89,6 +89,8 @@ async def test_early_route_vanilla(sandbox2_template: Path, tmp_path: Path, spaw
 async def _route(srv: EmbeddedServer, spawn_bot2) -> None:
     for x, z in [(10, 8), (10, 7), (10, 9), (8, 10), (7, 10), (6, 8)]:
         _clear(srv, x, z)
+    log: list = []
+    srv.game.listeners.append(lambda e, d: log.append((e, d)) if e not in ("click",) else None)
     bot = await spawn_bot2(srv.port, "router")
     await _teleport(srv, bot, *BOT)
     st = await bot.cmd("state")
@@ -98,7 +100,7 @@ async def _route(srv: EmbeddedServer, spawn_bot2) -> None:
     # log → planks in the 2x2 grid
     srv.set_block(10, 65, 8, "oak_log", axis="y")
     await _dig_and_collect(srv, bot, 10, 8)
-    assert (await bot.cmd("wait_item", name="oak_log", atLeast=1))["got"]
+    assert (await bot.cmd("wait_item", name="oak_log", atLeast=1))["got"], log
     srv.give_item("router", "oak_log", 2)
     await bot.cmd("wait_item", name="oak_log", atLeast=3)
     await bot.cmd("put", slot=1, name="oak_log")

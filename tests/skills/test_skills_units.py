@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import pytest_twisted
 
 from mirrorcraft.contracts import (
     SKILL_NAMES,
@@ -62,7 +63,9 @@ def test_route_economies_match_the_manifests_and_vanilla_recipes(kind: str) -> N
     sticks = f.get(f"recipe:{m}stick", (m + "stick", _vanilla_count("stick")))
     assert eco.sticks_per_craft == sticks[1]
     log_drop = f.get(f"replace:{m}oak_log")
-    expected_log = None if log_drop is None else {k.removeprefix(m).replace("oak_", ""): v for k, v in log_drop.items()}
+    expected_log = (
+        None if log_drop is None else {k.removeprefix(m).replace("oak_", ""): v for k, v in log_drop.items()}
+    )
     assert eco.log_drops == expected_log
     iron_replace = f.get(f"replace:{m}iron_ore")
     assert eco.iron_ore_drop == (next(iter(iron_replace)).removeprefix(m) if iron_replace else "raw_iron")
@@ -85,7 +88,9 @@ def test_route_economies_match_the_manifests_and_vanilla_recipes(kind: str) -> N
     if eco.iron_pickaxe_via_hoe:
         assert f[f"cook:furnace:{m}iron_hoe"][0] == m + "iron_pickaxe"
     dpick = f.get(f"recipe:{m}diamond_pickaxe", (m + "diamond_pickaxe", 1))[0].removeprefix(m)
-    assert eco.diamond_pickaxe_recipe_gives == (dpick if not eco.diamond_pickaxe_via_hoe else "diamond_pickaxe")
+    assert eco.diamond_pickaxe_recipe_gives == (
+        dpick if not eco.diamond_pickaxe_via_hoe else "diamond_pickaxe"
+    )
     if eco.diamond_pickaxe_via_hoe:
         assert dpick == "diamond_hoe" and f[f"cook:blast_furnace:{m}diamond_hoe"][0] == m + "diamond_pickaxe"
     paper = f.get(f"recipe:{m}paper", (m + "paper", _vanilla_count("paper")))
@@ -102,22 +107,20 @@ def test_every_contract_skill_is_implemented_once() -> None:
         assert skill.spec == SKILL_SPECS[name] and skill.tick_limit > 0
 
 
-@pytest.mark.twisted
-def test_a_skill_refuses_another_skills_call() -> None:
-    import pytest_twisted
-
+@pytest_twisted.ensureDeferred
+async def test_a_skill_refuses_another_skills_call() -> None:
     skill = SKILL_CLASSES["mine"](SkillContext(body=None))
     with pytest.raises(ContractError, match="was given a call of 'go_to'"):
-        pytest_twisted.blockon(
-            __import__("twisted.internet.defer", fromlist=["x"]).ensureDeferred(
-                skill.execute(SkillCall.create("go_to", {"x": 0, "y": 65, "z": 0}))
-            )
-        )
+        await skill.execute(SkillCall.create("go_to", {"x": 0, "y": 65, "z": 0}))
 
 
 def test_route_grids_are_valid_calls() -> None:
     g = grid(PICKAXE, {"X": "cobblestone", "S": "stick"})
-    assert g == [["minecraft:cobblestone"] * 3, [None, "minecraft:stick", None], [None, "minecraft:stick", None]]
+    assert g == [
+        ["minecraft:cobblestone"] * 3,
+        [None, "minecraft:stick", None],
+        [None, "minecraft:stick", None],
+    ]
     call = SkillCall.create("craft_grid", {"workstation": "crafting_table", "grid": g})
     assert signature(call)[:5] == ("craft_grid", "crafting_table", *["minecraft:cobblestone"] * 3)
     with pytest.raises(ContractError, match="2x2"):
@@ -144,7 +147,9 @@ def test_failure_constraints_aggregate_by_signature_and_reason() -> None:
     stone = SkillCall.create("mine", {"block": "stone", "count": 2})
     h.record(stone, _report("mine", False, FailureReason.TOOL_TOO_WEAK))
     h.record(SkillCall.create("go_to", {"x": 1, "y": 65, "z": 1}), _report("go_to", True))
-    h.record(SkillCall.create("mine", {"block": "stone"}), _report("mine", False, FailureReason.TOOL_TOO_WEAK))
+    h.record(
+        SkillCall.create("mine", {"block": "stone"}), _report("mine", False, FailureReason.TOOL_TOO_WEAK)
+    )
     h.record(SkillCall.create("mine", {"block": "stone"}), _report("mine", False, FailureReason.TIMEOUT))
     got = {(c.signature, c.reason): (c.occurrences, c.last_action_index) for c in h.failure_constraints()}
     assert got == {
@@ -185,7 +190,9 @@ def test_reachability_table_and_check_parser() -> None:
 
     parser = argparse.ArgumentParser()
     add_check_parser(parser.add_subparsers())
-    args = parser.parse_args(["check", "reachability", "--world", "sandbox", "--task", "diamond", "--kinds", "M02"])
+    args = parser.parse_args(
+        ["check", "reachability", "--world", "sandbox", "--task", "diamond", "--kinds", "M02"]
+    )
     assert args.handler is cmd_reachability and args.task == "diamond" and args.kinds == "M02"
     args = parser.parse_args(["check", "observations"])
     assert args.handler is cmd_observations and args.world == "sandbox"

@@ -171,7 +171,6 @@ const commands = {
     while (Date.now() < end) {
       const e = bot.entities[id]
       if (!e || seen.statuses.some(([eid, st]) => eid === id && st === 3)) break
-      await bot.lookAt(e.position.offset(0, 0.7, 0), true)
       bot.attack(e)
       hits++
       await sleep(300)
