@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Subsystem commands register themselves; each imports its heavy parts lazily in its handlers.
     from mirrorcraft.datapacks.cli import add_datapacks_parser
+    from mirrorcraft.debug.proxy import add_proxy_parser
     from mirrorcraft.server.cli import add_serve_parser
     from mirrorcraft.study.report_cli import add_report_parser, add_study_parser
     from mirrorcraft.worlds.cli import add_worlds_parser
@@ -71,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_datapacks_parser(sub)
     add_study_parser(sub)
     add_report_parser(sub)
+    add_proxy_parser(sub)
     return parser
 
 
