@@ -74,8 +74,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
         tick_rate=args.tick_rate,
         view_distance=args.view_distance,
         episode_seed=args.episode_seed,
+        **_rcon_settings(args),  # control plane: --rcon-port / --rcon-password-file
     )
     return serve_forever(config, save_on_stop=args.in_place)
+
+
+def _rcon_settings(args: argparse.Namespace) -> dict:
+    """RCON config from ``--rcon-port``: a random password, printed to stderr or written (mode 0600) to
+    ``--rcon-password-file``."""
+    if args.rcon_port is None:
+        return {}
+    import sys
+
+    from mirrorcraft.server.rcon import random_password
+
+    password = random_password()
+    if args.rcon_password_file is not None:
+        fd = os.open(args.rcon_password_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # also when the file already existed with wider permissions
+        with os.fdopen(fd, "w") as f:
+            f.write(password + "\n")
+    else:
+        print(f"rcon password: {password}", file=sys.stderr, flush=True)
+    return {"rcon_port": args.rcon_port, "rcon_password": password}
 
 
 def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -94,5 +115,8 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     p.add_argument("--seed", type=int, default=0, help="world seed for catalogue builds (default 0)")
     p.add_argument("--episode-seed", type=int, default=0, help="seed of loot and item randomness (default 0)")
     p.add_argument("--in-place", action="store_true", help="play in the save itself and save it on exit")
+    p.add_argument("--rcon-port", type=int, default=None, help="RCON on 127.0.0.1 at this port (0 = any)")
+    p.add_argument("--rcon-password-file", type=Path, default=None,
+                   help="write the random RCON password here (mode 0600) instead of printing it to stderr")  # fmt: skip
     p.set_defaults(handler=cmd_serve)
     return p

@@ -32,6 +32,9 @@ class ServerConfig(BaseModel):
             kicked (vanilla: 15 / 30).
         extra_datapacks: More pack roots (folders or zips) loaded after the save's ``datapacks/``.
         max_players: Refuse logins beyond this.
+        rcon_port / rcon_password: Serve RCON on 127.0.0.1 at this port (0 = any free port; ``None`` = no
+            RCON); ``None`` password = a random one (``server.game.admin.rcon_password``). docs/control.md.
+        ops / never_ops: Op player names (level 4; default none) and names that may never be ops (agents).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -47,6 +50,10 @@ class ServerConfig(BaseModel):
     keep_alive_timeout: float = Field(30.0, gt=0)
     extra_datapacks: list[Path] = Field(default_factory=list)
     max_players: int = Field(20, ge=1)
+    rcon_port: int | None = Field(None, ge=0, le=65535)
+    rcon_password: str | None = None
+    ops: list[str] = Field(default_factory=list)
+    never_ops: list[str] = Field(default_factory=list)
 
 
 def seeded_rng(world_seed: int, episode_seed: int, purpose: str) -> random.Random:

@@ -227,6 +227,19 @@ class PlayerConnection(ServerProtocol):
         if pkt.mouse == 1:
             self.game.rules.mobs.attack(self, pkt.target)
 
+    def on_chat_command(self, pkt: sb.ChatCommand) -> None:  # control plane: /commands with op level
+        self.game.admin.chat_command(self, pkt.command)
+
+    def on_chat_message(self, pkt: sb.ChatMessage) -> None:
+        self.game.admin.chat(self, pkt.message)
+
+    def on_set_creative_slot(self, pkt: sb.SetCreativeSlot) -> None:
+        self.game.admin.creative_slot(self, pkt.slot, pkt.item)
+
+    def on_client_command(self, pkt: sb.ClientCommand) -> None:  # 0: respawn after death
+        if pkt.action_id == 0:
+            self.game.admin.respawn(self)
+
     def on_entity_action(self, pkt: sb.EntityAction) -> None:
         if pkt.action_id in (0, 1):
             self.sneaking = pkt.action_id == 0

@@ -63,6 +63,7 @@ class EmbeddedServer:
         factory = _Factory(self.game, self.config.max_players)
         self._port = reactor.listenTCP(self.config.port, factory, interface=self.config.host)
         self.game.start()
+        self.game.admin.start_control(self)  # control plane: command executor, RCON if configured
         log.info("embedded server on %s:%d (world %s)", self.config.host, self.port, self.config.world)
         return self.port
 
@@ -72,6 +73,7 @@ class EmbeddedServer:
             return None
         if save:
             self.save()
+        self.game.admin.stop_control()  # control plane: close the RCON listener
         self.game.stop()
         d = self._port.stopListening() if self._port is not None else None
         self._port = None

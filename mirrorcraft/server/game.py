@@ -102,6 +102,9 @@ class Game:
         from mirrorcraft.server.progress import Rules
 
         self.rules = Rules(self)  # part 2: one DatapackSet, menus, furnaces, cows, evaluator
+        from mirrorcraft.server.admin import ServerAdmin
+
+        self.admin = ServerAdmin(self)  # control plane: time, weather, rules, game modes, effects
         self.loot: LootTableSet = self.rules.packs.loot
         self._loop: LoopingCall | None = None
 
@@ -151,6 +154,7 @@ class Game:
             self.tick_count += 1
             self._tick_items()
             self.rules.tick()
+            self.admin.tick()
             self._broadcast_moves()
             self._keep_alive()
         except Exception:  # noqa: BLE001 - one bad tick must not stop the loop
@@ -261,7 +265,7 @@ class Game:
         self.stream_chunks(p)
 
     def _speed_level(self, p: PlayerConnection) -> int:
-        for eff in self.config.controls.effects:
+        for eff in self.admin.effects_of(p):  # control plane: effects change with /effect
             if eff.effect == "minecraft:speed":
                 return eff.amplifier + 1
         return 0
@@ -336,7 +340,7 @@ class Game:
     def _dig_conditions(self, p: PlayerConnection) -> DigConditions:
         held = p.inventory.held_stack
         haste = fatigue = 0
-        for eff in self.config.controls.effects:
+        for eff in self.admin.effects_of(p):  # control plane: effects change with /effect
             if eff.effect == "minecraft:haste":
                 haste = eff.amplifier + 1
             elif eff.effect == "minecraft:mining_fatigue":
@@ -367,6 +371,9 @@ class Game:
             self.send_inventory(p)
             return
         if status == 5:
+            return
+        if self.admin.handle_dig(p, status, pos):  # control plane: creative/adventure/spectator digging
+            p.send("acknowledge_block_changes", wire.acknowledge_block_changes(sequence))
             return
         state = self.world.get_block(*pos)
         block = facts.block_of_state(state)

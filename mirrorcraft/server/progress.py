@@ -260,6 +260,9 @@ class Rules:
                 p.send("window_property", property_body(menu.window_id, k, v))
 
     def _inventory_triggers(self, p: PlayerConnection, st: PlayerState) -> None:
+        ticked = st.advancements.tick(self.game.tick_count)  # the "tick" trigger fires every tick in vanilla
+        if ticked:
+            self._completed(p, ticked)
         slots = p.inventory.slots
         changed = [i for i in ADV_SLOTS if slots[i] != st.snapshot[i]]
         st.snapshot = list(slots)

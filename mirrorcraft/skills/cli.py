@@ -100,6 +100,13 @@ def _kinds(text: str) -> list[str]:
     return kinds
 
 
+def _print_call(index: int, call: Any, report: Any) -> None:
+    args = ",".join(f"{k}={v}" for k, v in call.args.items() if k != "grid")
+    print(
+        f"    {index:>3} {call.name}({args}) -> {report.status} {report.reason or ''} {report.message}".rstrip()
+    )
+
+
 def cmd_reachability(args: argparse.Namespace) -> int:
     """Run the reachability control and print the table; exit 0 only if every route completed."""
     from mirrorcraft.contracts import TaskId
@@ -120,6 +127,7 @@ def cmd_reachability(args: argparse.Namespace) -> int:
                 episode_seed=args.episode_seed,
                 world_name=args.world if not Path(args.world).is_dir() else Path(args.world).name,
                 progress=lambda r: print(f"  {r.task} {r.world}: {'done' if r.completed else 'not done'}"),
+                log=_print_call if args.verbose else None,
             )
         print(format_reachability(rows))
         return 0 if all(r.completed for r in rows) else 1
@@ -175,6 +183,7 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
         help="run each task's scripted route in each world kind; print a table",
     )
     r.add_argument("--task", choices=["iron_armor", "diamond", "enchantment"], help="only this task")
+    r.add_argument("--verbose", action="store_true", help="print every call and its outcome")
     r.set_defaults(handler=cmd_reachability)
     o = sub.add_parser(
         "observations",

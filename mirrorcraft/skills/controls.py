@@ -107,6 +107,7 @@ async def reachability(
     episode_seed: int = 0,
     world_name: str = "world",
     progress: Callable[[RouteResult], None] | None = None,
+    log: Callable[[int, SkillCall, Any], None] | None = None,
 ) -> list[RouteResult]:
     """Run every task's scripted route in a fresh copy of every world kind.
 
@@ -118,6 +119,7 @@ async def reachability(
         episode_seed: Seed of the server's randomness.
         world_name: Label for the table.
         progress: Called with each finished row.
+        log: Called with (index, call, report) after every action of every route.
 
     Returns:
         One :class:`RouteResult` per (task, kind), in order.
@@ -128,7 +130,7 @@ async def reachability(
             world = make_world_copy(save, kind, workdir / f"{task.value}-{kind}")
             body, _builder, stop = await _session(launcher, world, episode_seed, "route", task)
             try:
-                row = await run_route(SkillSet(body), task, kind, f"{world_name}/{kind}")
+                row = await run_route(SkillSet(body), task, kind, f"{world_name}/{kind}", log)
             finally:
                 await _close(body, stop)
             rows.append(row)

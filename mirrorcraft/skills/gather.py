@@ -18,9 +18,10 @@ from typing import Any
 
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.protocol.serverbound import ArmAnimation, UseEntity
-from mirrorcraft.skills.runtime import BaseSkill, Progress, SkillFailed
+from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, BaseSkill, Progress, SkillFailed
 
 MAX_TARGET_TRIES = 6  #: candidate blocks / mobs tried per unit before giving up as unreachable
+MAX_TUNNEL_STEPS = 12  #: staircase/tunnel steps dug towards one buried block
 
 
 class Mine(BaseSkill):
@@ -38,6 +39,7 @@ class Mine(BaseSkill):
         tries = 0
         while progress.completed < count:
             self.check_time(deadline)
+            await ctx.settle()
             found = [p for p in ctx.find_blocks(block) if p not in failed]
             if not found:
                 if progress.completed == 0:
@@ -56,7 +58,11 @@ class Mine(BaseSkill):
             feet = ctx.feet()
             under = (feet[0], feet[1] - 1, feet[2])  # last choice: digging it drops the player into the hole
             target = min(exposed[:64], key=lambda p: (p == under, math.dist(me, p), p))
-            if not await ctx.approach(target, timeout=self.time_left(deadline)):
+            reached = await ctx.approach(target, timeout=self.time_left(deadline))
+            await ctx.settle()
+            if reached and self._sealed(target):
+                reached = await self._tunnel(target, progress, deadline)
+            if not reached:
                 failed.add(target)
                 tries += 1
                 if tries >= MAX_TARGET_TRIES:
@@ -82,6 +88,99 @@ class Mine(BaseSkill):
             centre = (target[0] + 0.5, target[1] + 0.5, target[2] + 0.5)
             await ctx.collect_near(centre, radius=4.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
         progress.message = f"mined {progress.completed} {block}"
+
+    def _sealed(self, target: tuple[int, int, int]) -> bool:
+        """Whether breaking ``target`` from where the player stands would leave its drop out of reach.
+
+        The drop stays in the block's own cell; it is reachable when the player stands beside that cell
+        (feet or head height) or can step into it (the cell above it is free). Targets above head height
+        drop their items down to the player and are never sealed.
+        """
+        from mirrorcraft.gamedata import state_tables
+
+        x, y, z = self.ctx.feet()
+        tx, ty, tz = target
+        if ty > y + 1 or (abs(tx - x) + abs(tz - z) == 1 and ty in (y, y + 1)):
+            return False
+        above = self.ctx.body.world.state_at(tx, ty + 1, tz)
+        return above is None or not state_tables().no_collision[above]
+
+    async def _dig_step(
+        self, cells: list[tuple[int, int, int]], dest: tuple[float, float, float], progress: Progress
+    ) -> bool:
+        """Clear ``cells`` (skipping air; refusing liquids and unbreakable blocks) and walk to ``dest``."""
+        from mirrorcraft.skills.movement import _unbreakable
+
+        ctx = self.ctx
+        names = [ctx.block(c) for c in cells]
+        if any(n is None or n in LIQUIDS or (n not in AIR_NAMES and _unbreakable(n)) for n in names):
+            return False
+        for c, n in zip(cells, names, strict=True):
+            if n in AIR_NAMES:
+                continue
+            want, _ = ctx.best_tool(n)  # type: ignore[arg-type]
+            await ctx.hold(want)
+            res = await ctx.body.dig(c)
+            if not res.broken:
+                return False
+            progress.broke(res.block)
+        await ctx.body.walk_straight(dest, 0.25, timeout=3.0)
+        await ctx.sleep(0.4)  # fall into the step; pick up what lies there
+        return True
+
+    async def _tunnel(self, target: tuple[int, int, int], progress: Progress, deadline: float) -> bool:
+        """Dig a staircase down towards a sealed block, then a tunnel, until standing beside it.
+
+        Like a player digging to an ore: the staircase descends *towards* the target from a start spot
+        ``levels + 1`` blocks away on one axis, so it ends beside the target and can be walked back up;
+        each step clears head, feet and (going down) one below, never liquids. At most
+        :data:`MAX_TUNNEL_STEPS` tunnel steps; blocks cleared are reported in ``blocks_broken``.
+
+        Returns:
+            True when the player stands beside the target (feet or head height).
+        """
+        from mirrorcraft.pathing import Goal, PathFollower
+
+        ctx = self.ctx
+        tx, ty, tz = target
+        x, y, z = ctx.feet()
+        levels = y - ty
+        if levels > 0:
+            starts = []
+            for sx, sz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                s = (tx - sx * (levels + 1), y, tz - sz * (levels + 1))
+                starts.append((math.dist(s, (x, y, z)), s, (sx, sz)))
+            for _, start, (sx, sz) in sorted(starts):
+                self.check_time(deadline)
+                if ctx.feet() != start:
+                    res = await PathFollower(ctx.body, search_radius=24, max_replans=2).goto(
+                        Goal(*start), timeout=min(20.0, self.time_left(deadline))
+                    )
+                    if not res.reached:
+                        continue
+                for _ in range(levels):
+                    fx, fy, fz = ctx.feet()
+                    nx, nz = fx + sx, fz + sz
+                    cells = [(nx, fy + 1, nz), (nx, fy, nz), (nx, fy - 1, nz)]
+                    if not await self._dig_step(cells, (nx + 0.5, fy - 1, nz + 0.5), progress):
+                        break
+                if ctx.feet()[1] == ty:
+                    break
+            else:
+                return False
+        for _ in range(MAX_TUNNEL_STEPS):
+            self.check_time(deadline)
+            fx, fy, fz = ctx.feet()
+            dx, dz = tx - fx, tz - fz
+            if abs(dx) + abs(dz) == 1 and ty in (fy, fy + 1):
+                return True
+            if fy != ty or (dx == 0 and dz == 0):
+                return False
+            sx, sz = (1 if dx > 0 else -1, 0) if abs(dx) >= abs(dz) else (0, 1 if dz > 0 else -1)
+            nx, nz = fx + sx, fz + sz
+            if not await self._dig_step([(nx, fy + 1, nz), (nx, fy, nz)], (nx + 0.5, fy, nz + 0.5), progress):
+                return False
+        return False
 
 
 class Collect(BaseSkill):

@@ -157,7 +157,13 @@ class RouteRunner:
         budget: Action budget (the task's).
     """
 
-    def __init__(self, skills: SkillSet, kind: str, budget: int) -> None:
+    def __init__(
+        self,
+        skills: SkillSet,
+        kind: str,
+        budget: int,
+        log: Callable[[int, SkillCall, OutcomeReport], None] | None = None,
+    ) -> None:
         if kind not in ECONOMIES:
             raise ContractError(f"unknown world kind {kind!r}; expected one of {list(ECONOMIES)}")
         self.skills = skills
@@ -166,6 +172,7 @@ class RouteRunner:
         self.budget = budget
         self.calls: list[tuple[SkillCall, OutcomeReport]] = []
         self.step = "start"
+        self.log = log
         self._explored = 0
 
     # ------------------------------------------------------------------------------------------ basics
@@ -189,6 +196,8 @@ class RouteRunner:
         call = SkillCall.create(name, args)
         report, _ = await self.skills.execute(call)
         self.calls.append((call, report))
+        if self.log is not None:
+            self.log(len(self.calls), call, report)
         return report
 
     async def need(self, name: str, count: int, what: str) -> None:
@@ -539,13 +548,19 @@ def task_done(task: TaskId, runner: RouteRunner) -> bool:
     )
 
 
-async def run_route(skills: SkillSet, task: TaskId, kind: str, world: str) -> RouteResult:
+async def run_route(
+    skills: SkillSet,
+    task: TaskId,
+    kind: str,
+    world: str,
+    log: Callable[[int, SkillCall, OutcomeReport], None] | None = None,
+) -> RouteResult:
     """Run one task's route in a world of kind ``kind`` (``vanilla`` or a suite id) with a connected body.
 
     Never raises for in-game failures: the result says where the route stopped.
     """
     spec = TASKS[task]
-    runner = RouteRunner(skills, kind, spec.budget)
+    runner = RouteRunner(skills, kind, spec.budget, log)
     stopped, detail = "", ""
     try:
         await ROUTES[task](runner)

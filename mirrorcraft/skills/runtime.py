@@ -252,6 +252,15 @@ class SkillContext:
             if target.id in self.body.entities.by_id:
                 skipped.add(target.id)
 
+    async def settle(self, timeout: float = 1.5) -> None:
+        """Wait until the player stands (on the ground or in water), e.g. after a jump or a fall."""
+        end = self.now() + timeout
+        while self.now() < end:
+            st = self.body.movement.state
+            if st is None or st.on_ground or st.in_water:
+                return
+            await self.sleep(0.05)
+
     def item_entities(self, item_name: str | None, radius: float) -> list[Any]:
         """Item entities within ``radius`` of the feet (optionally only ``item_name``), nearest first."""
         pos = self.body.movement.position

@@ -71,3 +71,24 @@ async def test_scripted_diamond_episode_gives_a_complete_record(worlds, tmp_path
     assert notes["barrier"] == {"ticks": 2} and notes["agent_registry_id"] == "scripted"
     assert notes["server_ticks"] > 0 and notes["port"] == servers[0].port
     assert list(tmp_path.glob("ep-*")) == []  # world copy removed
+
+
+@pytest.mark.slow
+@pytest_twisted.ensureDeferred
+async def test_episode_with_the_server_in_a_child_process(worlds, tmp_path) -> None:
+    settings = RunnerSettings(
+        worlds_dir=worlds,
+        build_missing=False,
+        work_dir=tmp_path,
+        server="child",
+        records_dir=tmp_path / "eps",
+    )
+    runner = EpisodeRunner(settings)
+    record = await runner.run(scripted_identity(None, budget=2))
+    assert record.infrastructure_faults == [], record.infrastructure_faults
+    assert record.outcome.actions_used == 2 and record.spawn is not None
+    notes = runner.last_notes
+    assert notes is not None and notes.server == "child" and notes.server_ticks is None
+    assert notes.barrier == {"wall": 3}  # no in-process tick counter: the weaker, timed barrier
+    assert notes.evaluator_basis.startswith("harness")
+    assert read_record(record.model_dump_json()) == record

@@ -340,3 +340,36 @@ def test_broken_pack_fails_the_start_naming_file_and_field(world2: Path) -> None
     )
     with pytest.raises(DatapackError, match=r"bad/data/minecraft/recipes/stick\.json.*(pattern|key)"):
         _game(world2)
+
+
+def test_drag_splits_evenly_and_double_click_gathers(world2: Path, sandbox2_info) -> None:
+    game = _game(world2)
+    sx, sy, sz = sandbox2_info["spawn"]
+    p = _player(game, (sx + 0.5, sy, sz + 0.5))
+    _give(p, 36, "oak_planks", 7)
+    wid = _open(game, p, (sx + 2, sy, sz), "crafting_table")
+    _click(game, p, wid, 37)  # pick up 7 planks
+    _click(game, p, wid, -999, button=0, mode=5)  # left drag start
+    for grid in (1, 2, 3):
+        _click(game, p, wid, grid, button=1, mode=5)
+    _click(game, p, wid, -999, button=2, mode=5)  # end: 7 // 3 = 2 each, 1 left on the cursor
+    menu = game.rules.state(p).menu
+    assert [_name(menu.get(i)) for i in (1, 2, 3)] == [("oak_planks", 2)] * 3
+    assert _name(p.inventory.cursor) == ("oak_planks", 1)
+    assert _name(menu.get(0)) == ("oak_slab", _mcdata_result_count("oak_slab").pop())
+    _click(game, p, wid, 1, mode=6)  # double click: gather the planks back onto the cursor
+    assert _name(p.inventory.cursor) == ("oak_planks", 7) and menu.get(0) is None
+    # the client's prediction differed (it predicted nothing): the server resent the whole window
+    assert p.packets("window_items")[-1].window_id == wid
+
+
+def test_closing_the_inventory_clears_the_2x2_result(world2: Path) -> None:
+    game = _game(world2)
+    p = _player(game)
+    _give(p, 36, "oak_log", 1)
+    _click(game, p, 0, 36)
+    _click(game, p, 0, 2)
+    assert p.inventory.slots[0] is not None
+    game.close_window(p, 0)  # type: ignore[arg-type]
+    assert p.inventory.slots[0] is None and p.inventory.slots[2] is None
+    assert any(_name(s) == ("oak_log", 1) for s in p.inventory.slots[9:45] if s)

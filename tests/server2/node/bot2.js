@@ -78,7 +78,9 @@ const commands = {
     const ok = await until(() => count(name) >= atLeast, ms || 5000)
     return { got: ok, count: count(name), slots: slotsOf(bot.inventory) }
   },
-  async dig ({ x, y, z }) {
+  async dig ({ x, y, z, name }) {
+    // wait until the client knows the block (a test-hook set_block may still be in flight)
+    await until(() => { const b = bot.blockAt(new Vec3(x, y, z)); return b && b.name === name }, 3000)
     const block = bot.blockAt(new Vec3(x, y, z))
     await bot.dig(block, true)
     return { block: block.name, after: bot.blockAt(new Vec3(x, y, z)).name }
@@ -165,7 +167,8 @@ const commands = {
   async cows () {
     return { cows: Object.values(bot.entities).filter((e) => e.name === 'cow').map((e) => ({ id: e.id, pos: e.position })) }
   },
-  async kill ({ id, ms }) {
+  async kill ({ entity, ms }) {
+    const id = entity
     const end = Date.now() + (ms || 10000)
     let hits = 0
     while (Date.now() < end) {
@@ -176,6 +179,13 @@ const commands = {
       await sleep(300)
     }
     return { hits, dead: seen.statuses.some(([eid, st]) => eid === id && st === 3) }
+  },
+  async hit ({ entity }) {
+    const e = bot.entities[entity]
+    if (!e) return { hit: false, dead: seen.statuses.some(([eid, st]) => eid === entity && st === 3) }
+    bot.attack(e)
+    await sleep(50)
+    return { hit: true, dead: seen.statuses.some(([eid, st]) => eid === entity && st === 3) }
   },
   async quit () {
     setTimeout(() => process.exit(0), 200)
