@@ -130,6 +130,7 @@ class ServerAdmin:
         self.executor: CommandExecutor | None = None
         self.rcon_password: str | None = None
         self._rcon_listening: Any = None
+        self._last_tick: int | None = None
         self.on_stop: list[Callable[[], object]] = []  # run after a ``stop`` command stopped the server
         game.listeners.append(self._on_event)
 
@@ -184,21 +185,31 @@ class ServerAdmin:
             self._send_game_mode(p, st.game_mode)
 
     def tick(self) -> None:
-        """One tick: day time, weather countdown, effect durations, the periodic time packet."""
+        """One tick: day time, weather countdown, effect durations, the periodic time packet.
+
+        Game time skipped by part 1's catch-up (a late reactor) counts too, so the day time and the effect
+        durations stay in step with ``time query gametime``.
+        """
+        now = self.game.tick_count
+        elapsed = max(1, now - self._last_tick) if self._last_tick is not None else 1
+        periodic = (
+            self._last_tick is None or now // TIME_PACKET_INTERVAL != self._last_tick // TIME_PACKET_INTERVAL
+        )
+        self._last_tick = now
         if self.game_rules["doDaylightCycle"]:
-            self.day_time += 1
+            self.day_time += elapsed
         if self.game_rules["doWeatherCycle"] and self.weather_ticks > 0:
-            self.weather_ticks -= 1
+            self.weather_ticks = max(0, self.weather_ticks - elapsed)
             if self.weather_ticks == 0:
                 self.set_weather("clear", -1)
         for p in list(self.game.players.values()):
             st = self.state(p)
             for eff in list(st.effects.values()):
-                eff.remaining -= 1
+                eff.remaining -= elapsed
                 if eff.remaining <= 0:
                     del st.effects[eff.effect]
                     _send(p, cb.RemoveEntityEffect(entity_id=p.eid, effect_id=facts.effect_id(eff.effect)))
-            if self.game.tick_count % TIME_PACKET_INTERVAL == 0:
+            if periodic:
                 self._send_time(p)
 
     # ---- packets -----------------------------------------------------------------------------------

@@ -122,3 +122,20 @@ async def test_paired_control_detects_a_triggered_rule(sandbox: Path, tmp_path: 
     )
     assert not res.identical
     assert "M02 step 1" in res.mismatches[0] and "inventory" in res.mismatches[0]
+
+
+@pytest.mark.slow
+@pytest_twisted.ensureDeferred
+async def test_reachability_diamond_route_completes_in_the_vanilla_sandbox(
+    sandbox: Path, tmp_path: Path
+) -> None:
+    """The scripted Diamond route, through the real skills, within its budget (about 4 minutes)."""
+    from mirrorcraft.contracts import TaskId
+    from mirrorcraft.skills.controls import reachability
+
+    rows = await reachability(sandbox, launch_embedded, tmp_path, [TaskId.DIAMOND], ["vanilla"])
+    (row,) = rows
+    assert row.completed, (row.stopped_at, row.detail)
+    assert row.actions <= row.budget == 50
+    assert row.milestones == ["mine_stone", "upgrade_tools", "smelt_iron", "iron_tools", "mine_diamond"]
+    assert all(rep.status in ("success", "failure") for _, rep in row.calls)

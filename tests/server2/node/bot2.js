@@ -167,19 +167,6 @@ const commands = {
   async cows () {
     return { cows: Object.values(bot.entities).filter((e) => e.name === 'cow').map((e) => ({ id: e.id, pos: e.position })) }
   },
-  async kill ({ entity, ms }) {
-    const id = entity
-    const end = Date.now() + (ms || 10000)
-    let hits = 0
-    while (Date.now() < end) {
-      const e = bot.entities[id]
-      if (!e || seen.statuses.some(([eid, st]) => eid === id && st === 3)) break
-      bot.attack(e)
-      hits++
-      await sleep(300)
-    }
-    return { hits, dead: seen.statuses.some(([eid, st]) => eid === id && st === 3) }
-  },
   async hit ({ entity }) {
     const e = bot.entities[entity]
     if (!e) return { hit: false, dead: seen.statuses.some(([eid, st]) => eid === entity && st === 3) }
