@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import struct
+from typing import Any
 from uuid import UUID
 
 from mirrorcraft import PROTOCOL_1_19_2
@@ -51,8 +52,11 @@ def _enc(pkt: cb.Packet) -> bytes:
     return encode(pkt, PROTOCOL_1_19_2)
 
 
-def _slot(stack: tuple[int, int] | None) -> Slot | None:
-    return Slot(stack[0], stack[1]) if stack and stack[1] > 0 else None
+def _slot(stack: tuple[Any, ...] | None) -> Slot | None:
+    """A wire slot from ``(item id, count)`` or ``(item id, count, nbt)`` (enchanted items carry their NBT)."""
+    if not stack or stack[1] <= 0:
+        return None
+    return Slot(stack[0], stack[1], stack[2] if len(stack) > 2 else None)
 
 
 def _vel(v: float) -> int:
