@@ -9,8 +9,11 @@ worker runs them, :mod:`mirrorcraft.study.runner_reactor`):
 * the lower bound: the in-game ticks the episode's actions needed (Σ ``ticks_used`` of its reports) played
   at 20 t/s. ``ticks_used`` is measured by the skills as wall time × the configured tick rate, so at
   20 t/s the bound is the time the skills themselves spent; the gap to the wall time is setup, barrier and
-  decision overhead. At an accelerated rate the server's game time runs faster (furnaces, item physics),
-  but the body walks and digs at its own 20 Hz, so only part of an episode speeds up;
+  decision overhead. At an accelerated rate the server's game time runs faster (furnaces, item physics)
+  and ``game_time_speedup`` says how much game time passed per wall second, but the body walks and digs at
+  its own 20 Hz while the skills' per-call limits are game ticks, so every call gets proportionally less
+  wall time: at 100 t/s a ``mine`` of 6 logs hits its 2,400-tick limit after 24 s with 2 logs broken and
+  nothing collected, and the episode diverges (docs/runner.md "Throughput");
 * episodes/hour/core: ``3600 / wall`` with one episode per core, and the CPU-bound ceiling
   ``3600 / cpu`` (episodes mostly wait on game time, so several can share a core);
 * the projection for the ``main`` grid (8,640 episodes, budgets 50/50/75) on a 16-core machine, scaling the
@@ -83,6 +86,7 @@ def run(out: Path, budget: int, rates: list[float], radius: int, server: str) ->
             "faults": [f.kind for f in record.infrastructure_faults],
             "action_ticks": ticks,
             "lower_bound_s_at_20tps": round(ticks / 20.0, 2),
+            "game_time_speedup": round(ticks / 20.0 / wall, 2) if wall else None,
             "server_ticks": notes.get("server_ticks"),
             "calls": [f"{s.call.name}:{s.report.status}" for s in record.trajectory],
             "episodes_per_hour_per_core": round(3600 / wall, 2),

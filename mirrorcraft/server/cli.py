@@ -99,6 +99,13 @@ def _rcon_settings(args: argparse.Namespace) -> dict:
     return {"rcon_port": args.rcon_port, "rcon_password": password}
 
 
+def _port(text: str) -> int:
+    port = int(text)
+    if not 1 <= port <= 65535:  # 0 would bind a free port the command line could not report
+        raise argparse.ArgumentTypeError(f"{text}: expected a TCP port 1-65535")
+    return port
+
+
 def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``serve`` command to ``run.py``'s subparsers."""
     p = subparsers.add_parser(
@@ -115,7 +122,7 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     p.add_argument("--seed", type=int, default=0, help="world seed for catalogue builds (default 0)")
     p.add_argument("--episode-seed", type=int, default=0, help="seed of loot and item randomness (default 0)")
     p.add_argument("--in-place", action="store_true", help="play in the save itself and save it on exit")
-    p.add_argument("--rcon-port", type=int, default=None, help="RCON on 127.0.0.1 at this port (0 = any)")
+    p.add_argument("--rcon-port", type=_port, default=None, help="serve RCON on 127.0.0.1 at this port")
     p.add_argument("--rcon-password-file", type=Path, default=None,
                    help="write the random RCON password here (mode 0600) instead of printing it to stderr")  # fmt: skip
     p.set_defaults(handler=cmd_serve)

@@ -285,7 +285,8 @@ class Mobs:
         damage = ATTACK_DAMAGE.get(name or "", 1.0)
         if ench.get("sharpness"):
             damage += 0.5 * ench["sharpness"] + 0.5
-        for eff in self.rules.game.config.controls.effects:
+        # The player's live effects (the control plane's /effect changes them), not the configured defaults.
+        for eff in self.rules.game.admin.effects_of(p):
             if eff.effect == "minecraft:strength":
                 damage += 3.0 * (eff.amplifier + 1)
             elif eff.effect == "minecraft:weakness":

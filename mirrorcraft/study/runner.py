@@ -28,8 +28,9 @@ the reactor once per worker process in a dedicated thread and submits each episo
 5. the agent loop (:func:`mirrorcraft.agents.run_episode`) with the identity's budget; before each action
    the evaluator is told which action starts, after it the runner passes a tick barrier
    (:func:`~mirrorcraft.study.runner_eval.tick_barrier`) and reads the milestones: S_k is the value of the
-   deepest task milestone seen by action k. The loop ends at the final milestone, budget exhausted,
-   death, or ``max_consecutive_policy_errors`` policy errors (no executable action);
+   deepest task milestone seen by action k. The loop ends at the final milestone (as the server's
+   evaluator reports it, also when granted out of order), budget exhausted, death, or
+   ``max_consecutive_policy_errors`` policy errors (no executable action);
 6. the record: identity, controls, spawn, milestone values, outcome, S_0 and the trajectory (call, σ,
    report, S_k, policy errors), milestones and encounters from the evaluator, usage/cost and wall time.
 
@@ -51,8 +52,11 @@ policy refuses rule cards, so it plays disclosed episodes without them (the note
 build ``configuration_for(agent, disclosure)`` on :func:`~mirrorcraft.agents.make_llm_client`, with the
 suite's rule card for ReAct w/rules.
 
-Partial (honest state at the time of writing): whether an episode can progress depends on the server's
-rules engine; see docs/runner.md for what an end-to-end Diamond episode currently reaches.
+Partial (honest state at the time of writing): controls go through the server config, not RCON (point 3);
+with the server in a child process the tick barrier is a timed wait and the evaluator is the harness
+fallback; accelerated tick rates make the skills' game-time limits shorter in wall time than the body can
+act (docs/runner.md "Throughput"). A full scripted Diamond episode currently reaches Score 50
+(docs/runner.md "What an episode reaches today").
 """
 
 from __future__ import annotations
@@ -601,9 +605,22 @@ class EpisodeRunner:
                 if not server.alive():
                     raise EpisodeFault("server_error", "the server stopped ticking or exited", index)
 
-            def observe() -> Any:
+            async def observe() -> Any:
                 check_alive(state["index"] or None)
-                return builder.build(history)
+                obs = builder.build(history)
+                # The loop ends when the task view has no next milestone, i.e. when *all* milestones are
+                # done in order; the episode must end as soon as the server grants the final one (a diamond
+                # can be obtained before stone was mined). The server's evaluator decides.
+                final = spec.final.advancement
+                if obs.task.next_milestone is not None and any(
+                    m.advancement == final for m in await evaluator.milestones()
+                ):
+                    obs = obs.model_copy(
+                        update={"task": obs.task.model_copy(update={"next_milestone": None})}
+                    )
+                    if "final milestone out of order" not in notes.notes:
+                        notes.notes.append("final milestone out of order")
+                return obs
 
             async def execute(call: SkillCall) -> OutcomeReport:
                 index = history.actions_used + 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import stat
 
+import pytest
 import pytest_twisted
 from control_lang import L, lang
 from twisted.internet import reactor
@@ -161,13 +162,15 @@ def test_serve_rcon_password_file(tmp_path, capsys) -> None:
     pw_file.write_text("old")
     pw_file.chmod(0o644)
     args = parser.parse_args(
-        ["serve", "--world", "sandbox", "--rcon-port", "0", "--rcon-password-file", str(pw_file)]
+        ["serve", "--world", "sandbox", "--rcon-port", "25575", "--rcon-password-file", str(pw_file)]
     )
     settings = _rcon_settings(args)
-    assert settings["rcon_port"] == 0 and pw_file.read_text() == settings["rcon_password"] + "\n"
+    assert settings["rcon_port"] == 25575 and pw_file.read_text() == settings["rcon_password"] + "\n"
     assert stat.S_IMODE(pw_file.stat().st_mode) == 0o600
     assert len(settings["rcon_password"]) >= 20
     args = parser.parse_args(["serve", "--world", "sandbox", "--rcon-port", "25575"])
     settings = _rcon_settings(args)
     assert capsys.readouterr().err == f"rcon password: {settings['rcon_password']}\n"
     assert _rcon_settings(parser.parse_args(["serve", "--world", "sandbox"])) == {}
+    with pytest.raises(SystemExit):
+        parser.parse_args(["serve", "--world", "sandbox", "--rcon-port", "0"])

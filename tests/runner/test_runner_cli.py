@@ -114,3 +114,24 @@ def test_two_real_episodes_on_one_reactor_thread(tmp_path) -> None:
     *episodes, refusal = _run_script(worlds, "V,M02", build=False, timeout=600)
     assert [e["faults"] for e in episodes] == [[], []] and [e["actions"] for e in episodes] == [1, 1]
     assert len({e["thread"] for e in episodes}) == 1 and refusal == "ContractError"
+
+
+def test_agent_choice_for_llm_and_scripted_identities() -> None:
+    from mirrorcraft.agents import ReactRulesAgent, ScriptedAgent
+    from mirrorcraft.contracts import EpisodeIdentity, ModelSettings, load_suite
+    from mirrorcraft.study.runner import RunnerSettings, RunNotes, build_agent
+
+    def ident(model: str, disclosure: str) -> EpisodeIdentity:
+        return EpisodeIdentity(world="plains-1", suite="M01", task="diamond", budget=3, agent="react",
+                               model=ModelSettings(name=model), disclosure=disclosure, repetition=0,
+                               study_seed=0)  # fmt: skip
+
+    notes = RunNotes(episode_id="x", world_id="plains-1/M01")
+    agent, cards = build_agent(ident("openai/gpt-4o-mini", "disclosed"), RunnerSettings(), notes)
+    assert isinstance(agent, ReactRulesAgent) and cards == [load_suite("M01").card_text()]
+    assert notes.agent_registry_id == "react-rules" and notes.rule_cards_given
+    # The smoke grid's model "scripted" selects the offline policy, which plays without rule cards.
+    notes = RunNotes(episode_id="y", world_id="plains-1/M01")
+    agent, cards = build_agent(ident("scripted", "disclosed"), RunnerSettings(), notes)
+    assert isinstance(agent, ScriptedAgent) and cards is None and not notes.rule_cards_given
+    assert notes.notes == ["scripted policy refuses rule cards: disclosed episode played without them"]
