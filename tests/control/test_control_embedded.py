@@ -1,10 +1,9 @@
 """RCON end to end against the embedded server with a Mineflayer client: commands sent over a real RCON
-socket run through the executor and :class:`EmbeddedCommandHost` (partial, see its docstring), and the
-client sees the result (inventory, position, blocks, player list).
+socket run through the executor and :class:`EmbeddedCommandHost`, and the client sees the result
+(inventory, position, blocks, player list).
 
-Not covered yet, because the embedded server does not expose them: controls over RCON (effects, XP,
-time, difficulty, game rules) and the advancement query (docs/control.md); those parts of the control
-plane are tested against the in-memory host in ``test_control_plane.py``.
+Controls over RCON (effects, XP, time, difficulty, game rules) and the advancement query against the
+embedded server are tested in ``tests/control2/``.
 """
 
 from __future__ import annotations
