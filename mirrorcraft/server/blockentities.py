@@ -9,7 +9,8 @@ the same one; the menu is only a view. The block's ``lit`` state follows the dev
 Persistence: vanilla stores block entities in the chunk's ``block_entities`` list; part 1's chunk writer
 does not write block entities, so the devices are saved beside the world in
 ``<world>/mirrorcraft/block_entities.json`` (slots, burn and cook state, stored recipe counts) and read back
-when the server starts. Partial: the cooked-unit ledger (what the evaluator traces a later take to) is not
+when the server starts (chests, :mod:`mirrorcraft.server.chests`, are in the same file under ``"chests"``).
+Partial: the cooked-unit ledger (what the evaluator traces a later take to) is not
 saved; after a restart, output items count as of unknown origin (their vanilla outcome equals the actual).
 """
 
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from mirrorcraft.errors import WorldError
 from mirrorcraft.server import facts
+from mirrorcraft.server.chests import Chests
 from mirrorcraft.server.rules.cooking import CookingDevice, Stack
 
 if TYPE_CHECKING:
@@ -39,6 +41,7 @@ class BlockEntities:
         self.rules = rules
         self.devices: dict[Pos, CookingDevice] = {}
         self.last_tick = 0
+        self.chests = Chests(rules)  # 27-slot storage (mirrorcraft.server.chests), same side file
 
     def device_at(self, pos: Pos) -> CookingDevice | None:
         """The device of the furnace-family block at ``pos`` (created on first use), or ``None``."""
@@ -60,7 +63,7 @@ class BlockEntities:
         """The block at ``pos`` was broken: forget its device; returns its contents (to drop)."""
         dev = self.devices.pop(pos, None)
         if dev is None:
-            return []
+            return self.chests.removed(pos)
         return [(s.item, s.count) for s in dev.slots if s is not None]
 
     def tick(self, now: int) -> list[tuple[Pos, CookingDevice]]:
@@ -97,7 +100,8 @@ class BlockEntities:
             )
         path = Path(world_dir) / SIDECAR
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"furnaces": out}, indent=1, sort_keys=True) + "\n")
+        data = {"furnaces": out, "chests": self.chests.dump()}
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         return path
 
     def load(self, world_dir: Path) -> int:
@@ -131,4 +135,5 @@ class BlockEntities:
             if len(pos) != 3:
                 raise WorldError(f"{path}: furnaces[{i}].pos must have 3 coordinates")
             self.devices[pos] = dev  # type: ignore[index]
-        return len(self.devices)
+        chests = self.chests.restore(data.get("chests", []), path)
+        return len(self.devices) + chests

@@ -473,7 +473,8 @@ class Game:
         """Handle use_item_on: place the held block against ``clicked`` on ``face``."""
         try:
             if not self.rules.use_block(p, hand, clicked):  # part 2: crafting table, furnaces, enchanting
-                self._place(p, hand, clicked, face, cursor)
+                if not self.rules.block_entities.chests.use(p, hand, clicked):  # chests (server/chests.py)
+                    self._place(p, hand, clicked, face, cursor)
         finally:
             p.send("acknowledge_block_changes", wire.acknowledge_block_changes(sequence))
 

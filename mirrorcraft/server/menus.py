@@ -52,13 +52,14 @@ log = logging.getLogger(__name__)
 Stack = tuple[Any, ...] | None  # (item id, count) or (item id, count, nbt compound)
 
 # wiki.vg "Inventory" / the 1.19 minecraft:menu registry (prismarine-windows assigns the same ids).
-MENU_TYPES = {"blast_furnace": 9, "crafting": 11, "enchantment": 12, "furnace": 13, "smoker": 21}
+MENU_TYPES = {"chest": 2, "blast_furnace": 9, "crafting": 11, "enchantment": 12, "furnace": 13, "smoker": 21}
 MENU_TITLES = {
     "crafting": "container.crafting",
     "furnace": "container.furnace",
     "blast_furnace": "container.blast_furnace",
     "smoker": "container.smoker",
     "enchantment": "container.enchant",
+    "chest": "container.chest",
 }
 # Blocks whose use (right click) opens a menu, and the menu kind.
 MENU_BLOCKS = {

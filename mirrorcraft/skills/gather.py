@@ -40,7 +40,16 @@ class Mine(BaseSkill):
         while progress.completed < count:
             self.check_time(deadline)
             await ctx.settle()
-            found = [p for p in ctx.find_blocks(block) if p not in failed]
+            every = ctx.find_blocks(block)
+            found = [p for p in every if p not in failed]
+            if not found and every:
+                if progress.completed == 0:
+                    raise SkillFailed(FailureReason.UNREACHABLE, f"could not reach or break any {block}")
+                progress.reason = FailureReason.UNREACHABLE
+                progress.message = (
+                    f"mined {progress.completed} {block}; could not reach or break {len(every)} more"
+                )
+                return
             if not found:
                 if progress.completed == 0:
                     raise SkillFailed(

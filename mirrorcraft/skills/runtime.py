@@ -33,7 +33,7 @@ from mirrorcraft.contracts import (
     SkillSpec,
 )
 from mirrorcraft.contracts.skills import BlockTally
-from mirrorcraft.errors import ContractError, GameDataError
+from mirrorcraft.errors import ContractError, GameDataError, ProtocolError
 from mirrorcraft.gamedata import block_of_state, item, state_tables
 from mirrorcraft.mcproto_body.digging import FACES, tool_speed
 from mirrorcraft.mcproto_body.entities import CollectEvent
@@ -368,6 +368,11 @@ class BaseSkill(Skill):
         except defer.TimeoutError:
             progress.reason = FailureReason.TIMEOUT
             progress.message = f"{self.name}: game-time limit of {self.tick_limit} ticks"
+        except (ContractError, GameDataError, ProtocolError, TimeoutError, ConnectionError) as err:
+            # the body refused something mid-call (a chunk unloaded under a dig, a window that never
+            # opened, a lost connection): an in-game failure of this call, not a harness error
+            progress.reason = FailureReason.OTHER
+            progress.message = f"{self.name}: {type(err).__name__}: {err}"
         finally:
             ctx.body.movement.stop()
             stop_watch()

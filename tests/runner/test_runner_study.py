@@ -25,6 +25,7 @@ def worlds(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_worlds(tmp_path_factory.mktemp("runner-study-worlds"), ["plains-1", "plains-1/M01"])
 
 
+@pytest.mark.slow  # ~40-50 s: two real one-action episodes in parallel (keeps the default tier well under 2 min)
 def test_paired_mini_study_with_two_workers(worlds, tmp_path) -> None:
     grid = StudyGrid(
         name="runner-mini",
