@@ -4,9 +4,9 @@
 also runs on its own (``python -m mirrorcraft.study.report_cli report RUN_DIR``).
 
 The ``study`` command is the driver only. It does **not** contain an episode runner: an episode needs a
-server, a body and an agent, which this command receives as ``--episode-fn module:callable`` (or, once
-the runner exists, from :data:`DEFAULT_EPISODE_FN`, which the lead sets). Without one it refuses to run
-and says so; ``--dry-run`` only resolves and lists the grid.
+server, a body and an agent, which this command receives as ``--episode-fn module:callable`` (default
+:data:`DEFAULT_EPISODE_FN`, the real runner ``mirrorcraft.study.runner:run_episode_blocking``);
+``--dry-run`` only resolves and lists the grid.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from mirrorcraft.errors import ContractError
 
 #: ``module:callable`` of the episode runner used when ``--episode-fn`` is not given (None: not connected).
-DEFAULT_EPISODE_FN: str | None = None
+DEFAULT_EPISODE_FN: str | None = "mirrorcraft.study.runner:run_episode_blocking"
 
 
 def resolve_callable(spec: str) -> Any:
