@@ -98,7 +98,9 @@ async def run_episode(
     consecutive = 0
     budget = context.task.budget
     while True:
-        if obs.task.next_milestone is None:
+        # The episode ends when the *final* milestone is done, even if earlier ones were skipped (a diamond
+        # found before any stone was mined completes the Diamond task: Score is the deepest milestone).
+        if obs.task.next_milestone is None or (obs.task.milestones and obs.task.milestones[-1].done):
             end = EndReason.FINAL_MILESTONE
             break
         if obs.survival.health <= 0:

@@ -69,6 +69,7 @@ class Mine(BaseSkill):
             target = min(exposed[:64], key=lambda p: (p == under, math.dist(me, p), p))
             reached = await ctx.approach(target, timeout=self.time_left(deadline))
             await ctx.settle()
+            print('DBG', target, ctx.feet(), reached, self._sealed(target))
             if reached and self._sealed(target):
                 reached = await self._tunnel(target, progress, deadline)
             if not reached:
@@ -83,6 +84,7 @@ class Mine(BaseSkill):
             self.check_time(deadline)
             await ctx.hold(tool)
             res = await ctx.body.dig(target)
+            print('DBG dig', res)
             if not res.broken:
                 failed.add(target)
                 tries += 1
