@@ -3,14 +3,16 @@
 One module per feature, each a class given the modules it depends on (see docs/body.md):
 ``connection`` (login, keep-alive, teleports, tracing; drops recipe/tag packets unparsed), ``world``
 (numpy chunk columns), ``entities``, ``inventory`` + ``windows`` (clicks with vanilla prediction),
-``digging`` (vanilla break time), ``placing``, ``physics`` + ``movement`` (20 Hz), ``health``,
-``advancements``, and ``bot.Body`` wiring them. It never imports :mod:`mirrorcraft.server`.
+``digging`` (vanilla break time), ``placing``, ``physics`` + ``movement`` (one tick per server
+game tick), ``tickrate`` (the server's announced rate, 20 by default), ``health``, ``advancements``, and
+``bot.Body`` wiring them. It never imports :mod:`mirrorcraft.server`.
 """
 
 from mirrorcraft.mcproto_body.bot import Body
 from mirrorcraft.mcproto_body.connection import DROPPED_PACKETS, BodyConfig, Connection
 from mirrorcraft.mcproto_body.digging import DigResult, dig_ticks
 from mirrorcraft.mcproto_body.placing import PlaceResult
+from mirrorcraft.mcproto_body.tickrate import TICK_RATE_CHANNEL, GameClock, seconds_to_ticks, ticks_to_seconds
 from mirrorcraft.mcproto_body.world import World
 
 __all__ = [
@@ -19,7 +21,11 @@ __all__ = [
     "BodyConfig",
     "Connection",
     "DigResult",
+    "GameClock",
     "PlaceResult",
+    "TICK_RATE_CHANNEL",
     "World",
     "dig_ticks",
+    "seconds_to_ticks",
+    "ticks_to_seconds",
 ]

@@ -27,6 +27,7 @@ from mirrorcraft.mcproto_body.inventory import Inventory
 from mirrorcraft.mcproto_body.movement import Movement
 from mirrorcraft.mcproto_body.physics import yaw_to
 from mirrorcraft.mcproto_body.placing import Placer, PlaceResult
+from mirrorcraft.mcproto_body.tickrate import GameClock
 from mirrorcraft.mcproto_body.windows import Window
 from mirrorcraft.mcproto_body.world import World
 
@@ -41,17 +42,19 @@ class Body:
 
     Attributes:
         conn, world, entities, health, inventory, movement, digger, placer, advancements: The modules.
+        game_clock: The server's tick rate (``mirrorcraft:tick_rate``; 20 t/s when not announced).
         login: The last ``login`` packet (entity id, game mode, view distance, ...).
     """
 
     def __init__(self, config: BodyConfig, clock: Any = None, keep_sky_light: bool = False) -> None:
         self.config = config
         self.conn = Connection(config, clock)
+        self.game_clock = GameClock(self.conn)
         self.world = World(self.conn, keep_sky_light=keep_sky_light)
         self.entities = Entities(self.conn)
-        self.health = Health(self.conn)
+        self.health = Health(self.conn, self.game_clock)
         self.inventory = Inventory(self.conn)
-        self.movement = Movement(self.conn, self.world, self.health)
+        self.movement = Movement(self.conn, self.world, self.health, self.game_clock)
         self.digger = Digger(self.conn, self.world, self.inventory, self.movement, self.health)
         self.placer = Placer(self.conn, self.world, self.inventory, self.movement)
         self.advancements = Advancements(self.conn)
@@ -61,6 +64,16 @@ class Body:
     def clock(self) -> Any:
         """The reactor."""
         return self.conn.clock
+
+    @property
+    def tick_rate(self) -> float:
+        """The server's game ticks per second: what it announced on ``mirrorcraft:tick_rate``, else vanilla's
+        20. Movement, digging waits and effect durations run at this rate."""
+        return self.game_clock.rate
+
+    def ticks_to_seconds(self, ticks: float) -> float:
+        """Wall seconds that ``ticks`` game ticks last on this server."""
+        return self.game_clock.ticks_to_seconds(ticks)
 
     async def connect(self, spawn_timeout: float = 20.0) -> None:
         """Log in and wait until the server has positioned us.
@@ -166,7 +179,8 @@ class Body:
             while self.clock.seconds() < deadline:
                 items = [e for e in self.entities.items() if e.distance_to(near) <= radius]
                 if not items:
-                    await self.sleep(0.25)  # drops may still be spawning, or were just collected
+                    # Drops may still be spawning, or were just collected: 5 game ticks (>= 20 ms).
+                    await self.sleep(max(0.02, self.ticks_to_seconds(5)))
                     if not [e for e in self.entities.items() if e.distance_to(near) <= radius]:
                         break
                     continue
@@ -175,7 +189,7 @@ class Body:
                 await self.walk_straight(
                     target.position, tolerance=0.3, timeout=max(0.5, deadline - self.clock.seconds())
                 )
-                await self.sleep(0.15)
+                await self.sleep(max(0.02, self.ticks_to_seconds(3)))  # the pickup happens on a server tick
         finally:
             self.entities._collect_listeners.remove(listener)
         return got

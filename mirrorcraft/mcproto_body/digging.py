@@ -122,8 +122,8 @@ class DigResult:
         block: Name of the block before digging.
         broken: The block changed to something else (usually air) after we finished.
         new_block: Name of the block afterwards (``None`` if unknown).
-        expected_ticks: Break time we waited for.
-        seconds: Wall time from start to the server's answer.
+        expected_ticks: Break time we waited for (game ticks).
+        seconds: Wall time from start to the server's answer (≈ ``expected_ticks`` / the server's tick rate).
         reason: Why it failed (empty when broken).
     """
 
@@ -228,11 +228,22 @@ class Digger:
         self._abort = False
         self.conn.send(BlockDig(status=0, location=pos, face=face, sequence=self.conn.next_sequence()))
         self.conn.send(ArmAnimation(hand=0))
-        waited = 0
+        # Wait ``ticks`` game ticks at the server's rate (20 t/s unless it announced another on
+        # ``mirrorcraft:tick_rate``). Elapsed ticks are measured on the reactor clock rather than counted per
+        # sleep, so timer latency at high rates (10 ms ticks at 100 t/s) does not add up into a slow dig.
+        gc = self.movement.game_clock
+        waited = 0.0  # game ticks since the start packet
+        swings = 0
+        last = t0
         while waited < ticks and not self._abort:
-            await task.deferLater(clock, 0.05, lambda: None)
-            waited += 1
-            if waited % 5 == 0:
+            await task.deferLater(
+                clock, min(gc.tick_seconds, gc.ticks_to_seconds(ticks - waited)), lambda: None
+            )
+            now = clock.seconds()
+            waited += gc.seconds_to_ticks(now - last)
+            last = now
+            if int(waited) // 5 > swings:  # the vanilla client swings its arm while digging
+                swings = int(waited) // 5
                 self.conn.send(ArmAnimation(hand=0))
             if self.world.state_at(*pos) != state:
                 break  # someone else broke it (or it was instant)
@@ -250,7 +261,8 @@ class Digger:
         if self.world.state_at(*pos) == state:
             self.world.set_state(*pos, 0)
         acked = await self.conn.wait_ack(seq, self.answer_timeout)
-        await task.deferLater(clock, 0.1, lambda: None)  # late block updates of the same tick
+        # Late block updates of the same tick: two game ticks, but at least 20 ms of wall time for the socket.
+        await task.deferLater(clock, max(0.02, gc.ticks_to_seconds(2)), lambda: None)
         if not acked:
             self.world.set_state(*pos, state)  # no answer: do not trust the prediction
         self.digging = None

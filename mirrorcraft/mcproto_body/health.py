@@ -11,13 +11,14 @@ effects change digging (Haste, Mining Fatigue) and movement (Speed, Jump Boost).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from twisted.internet import defer
 
 from mirrorcraft.gamedata import effect
 from mirrorcraft.mcproto_body.connection import Connection
+from mirrorcraft.mcproto_body.tickrate import GameClock
 from mirrorcraft.protocol.serverbound import ClientCommand
 
 
@@ -62,6 +63,7 @@ class Health:
 
     Args:
         conn: The connection.
+        game_clock: The server's tick rate, for effect durations (default: its own on ``conn``).
 
     Attributes:
         health: 0..20 (``None`` before the first update_health).
@@ -73,8 +75,12 @@ class Health:
         effects: ``{effect name: ActiveEffect}``.
     """
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, game_clock: GameClock | None = None) -> None:
         self.conn = conn
+        # Effect durations are game ticks: converted to reactor seconds at the server's tick rate.
+        self.game_clock = game_clock if game_clock is not None else GameClock(conn)
+        self._rate = self.game_clock.rate
+        self.game_clock.on_change(self._rate_changed)
         self.self_id: int | None = None
         self.health: float | None = None
         self.food = 20
@@ -171,8 +177,18 @@ class Health:
         if pkt.entity_id != self.self_id:
             return
         name = self._effect_name(pkt.effect_id)
-        expires = self.conn.clock.seconds() + (1e9 if pkt.duration < 0 else pkt.duration / 20.0)
+        now = self.conn.clock.seconds()
+        expires = now + (1e9 if pkt.duration < 0 else self.game_clock.ticks_to_seconds(pkt.duration))
         self.effects[name] = ActiveEffect(name, pkt.amplifier + 1, expires)
+
+    def _rate_changed(self, rate: float) -> None:
+        # The embedded server announces its rate after sending the join's effects: rescale what remains.
+        now = self.conn.clock.seconds()
+        scale = self._rate / rate
+        self._rate = rate
+        for name, eff in list(self.effects.items()):
+            if eff.expires_at - now < 1e8:  # not one of the "forever" effects
+                self.effects[name] = replace(eff, expires_at=now + max(0.0, eff.expires_at - now) * scale)
 
     def _on_remove_effect(self, pkt: Any) -> None:
         if pkt.entity_id == self.self_id:

@@ -1,8 +1,14 @@
-"""The body's legs: a 20 Hz tick that runs :mod:`physics` and reports the position like a vanilla client.
+"""The body's legs: a per-game-tick loop that runs :mod:`physics` and reports the position like a vanilla
+client.
 
-Why 20 Hz: the server's movement check compares each position packet with the previous one; a vanilla
-client sends one per tick (50 ms). We send ``position_look`` every tick while in the world (wiki.vg
-"Set Player Position and Rotation"), so the server sees small, physically plausible steps.
+Why one packet per game tick: the server's movement check compares each position packet with the previous
+one; a vanilla client sends one per tick (50 ms at vanilla's 20 t/s). We send ``position_look`` every tick
+while in the world (wiki.vg "Set Player Position and Rotation"), so the server sees small, physically
+plausible steps. The tick period follows the server's announced rate (:class:`~.tickrate.GameClock`,
+channel ``mirrorcraft:tick_rate``): 20 Hz on a vanilla server, e.g. 100 Hz on an accelerated embedded
+server. The per-tick physics (and so the per-packet step the server checks) is the same at every rate;
+only the wall time between ticks shrinks. When the rate changes the running loop restarts at the new
+period.
 
 The server moves us with ``position`` (Synchronize Player Position, flags bit 0x01/0x02/0x04 = relative
 x/y/z, 0x08 yaw, 0x10 pitch): the connection confirms the teleport, we adopt the position, zero the
@@ -23,6 +29,7 @@ from twisted.internet import defer, task
 from mirrorcraft.mcproto_body.connection import Connection
 from mirrorcraft.mcproto_body.health import Health
 from mirrorcraft.mcproto_body.physics import EYE_HEIGHT, Controls, PlayerState, look_at, step, yaw_to
+from mirrorcraft.mcproto_body.tickrate import GameClock
 from mirrorcraft.mcproto_body.world import World
 from mirrorcraft.protocol.serverbound import PlayerPositionLook
 
@@ -36,7 +43,8 @@ class Movement:
         conn: The connection.
         world: The world view (collisions).
         health: For Speed / Jump Boost levels and death (no movement while dead).
-        tick_seconds: Tick period (0.05 s as vanilla).
+        game_clock: The server's tick rate (default: a new :class:`GameClock` on ``conn``, 20 t/s until
+            the server announces another rate).
 
     Attributes:
         state: Physical state, ``None`` until the server first positions us.
@@ -45,11 +53,14 @@ class Movement:
         ticks: Ticks run.
     """
 
-    def __init__(self, conn: Connection, world: World, health: Health, tick_seconds: float = 0.05) -> None:
+    def __init__(
+        self, conn: Connection, world: World, health: Health, game_clock: GameClock | None = None
+    ) -> None:
         self.conn = conn
         self.world = world
         self.health = health
-        self.tick_seconds = tick_seconds
+        self.game_clock = game_clock if game_clock is not None else GameClock(conn)
+        self.game_clock.on_change(self._rate_changed)
         self.state: PlayerState | None = None
         self.controls = Controls()
         self.corrections = 0
@@ -64,6 +75,11 @@ class Movement:
         conn.on_disconnect(self.stop_loop)
 
     # ------------------------------------------------------------------------------------------ queries
+    @property
+    def tick_seconds(self) -> float:
+        """Wall seconds per game tick at the server's rate (0.05 on a vanilla server)."""
+        return self.game_clock.tick_seconds
+
     @property
     def position(self) -> tuple[float, float, float] | None:
         """Feet position."""
@@ -106,7 +122,7 @@ class Movement:
         return d
 
     def wait_ticks(self, n: int) -> defer.Deferred:
-        """Fires after ``n`` ticks of wall time."""
+        """Fires after ``n`` game ticks of wall time at the server's rate."""
         return task.deferLater(self.conn.clock, n * self.tick_seconds, lambda: None)
 
     # ---------------------------------------------------------------------------------------- controls
@@ -135,7 +151,8 @@ class Movement:
 
     # ------------------------------------------------------------------------------------------- loop
     def start_loop(self) -> None:
-        """Start the 20 Hz tick (idempotent; started automatically on the first position packet)."""
+        """Start the per-tick loop at the server's rate (idempotent; started automatically on the first
+        position packet)."""
         if self._loop is None or not self._loop.running:
             self._loop = task.LoopingCall(self.tick)
             self._loop.clock = self.conn.clock
@@ -145,6 +162,13 @@ class Movement:
         """Stop ticking (disconnect)."""
         if self._loop is not None and self._loop.running:
             self._loop.stop()
+
+    def _rate_changed(self, _rate: float) -> None:
+        # The embedded server announces its rate after the join's first position (which started the loop
+        # at 20 Hz): restart the loop at the new period so one position packet goes out per server tick.
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+            self.start_loop()
 
     def tick(self) -> None:
         """Run one physics step and send our position."""

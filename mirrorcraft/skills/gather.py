@@ -69,9 +69,8 @@ class Mine(BaseSkill):
             target = min(exposed[:64], key=lambda p: (p == under, math.dist(me, p), p))
             reached = await ctx.approach(target, timeout=self.time_left(deadline))
             await ctx.settle()
-            print('DBG', target, ctx.feet(), reached, self._sealed(target))
             if reached and self._sealed(target):
-                reached = await self._tunnel(target, progress, deadline)
+                reached = await self._tunnel(target, block, progress, deadline)
             if not reached:
                 failed.add(target)
                 tries += 1
@@ -84,7 +83,6 @@ class Mine(BaseSkill):
             self.check_time(deadline)
             await ctx.hold(tool)
             res = await ctx.body.dig(target)
-            print('DBG dig', res)
             if not res.broken:
                 failed.add(target)
                 tries += 1
@@ -117,9 +115,16 @@ class Mine(BaseSkill):
         return above is None or not state_tables().no_collision[above]
 
     async def _dig_step(
-        self, cells: list[tuple[int, int, int]], dest: tuple[float, float, float], progress: Progress
+        self,
+        cells: list[tuple[int, int, int]],
+        dest: tuple[float, float, float],
+        progress: Progress,
+        wanted: str,
     ) -> bool:
-        """Clear ``cells`` (skipping air; refusing liquids and unbreakable blocks) and walk to ``dest``."""
+        """Clear ``cells`` (skipping air; refusing liquids and unbreakable blocks) and walk to ``dest``.
+
+        A cleared block of the ``wanted`` type counts as mined (its drop is picked up on the way).
+        """
         from mirrorcraft.skills.movement import _unbreakable
 
         ctx = self.ctx
@@ -135,11 +140,15 @@ class Mine(BaseSkill):
             if not res.broken:
                 return False
             progress.broke(res.block)
+            if res.block == wanted:
+                progress.completed += 1
         await ctx.body.walk_straight(dest, 0.25, timeout=3.0)
         await ctx.sleep(0.4)  # fall into the step; pick up what lies there
         return True
 
-    async def _tunnel(self, target: tuple[int, int, int], progress: Progress, deadline: float) -> bool:
+    async def _tunnel(
+        self, target: tuple[int, int, int], block: str, progress: Progress, deadline: float
+    ) -> bool:
         """Dig a staircase down towards a sealed block, then a tunnel, until standing beside it.
 
         Like a player digging to an ore: the staircase descends *towards* the target from a start spot
@@ -173,7 +182,7 @@ class Mine(BaseSkill):
                     fx, fy, fz = ctx.feet()
                     nx, nz = fx + sx, fz + sz
                     cells = [(nx, fy + 1, nz), (nx, fy, nz), (nx, fy - 1, nz)]
-                    if not await self._dig_step(cells, (nx + 0.5, fy - 1, nz + 0.5), progress):
+                    if not await self._dig_step(cells, (nx + 0.5, fy - 1, nz + 0.5), progress, block):
                         break
                 if ctx.feet()[1] == ty:
                     break
@@ -185,11 +194,12 @@ class Mine(BaseSkill):
             dx, dz = tx - fx, tz - fz
             if abs(dx) + abs(dz) == 1 and ty in (fy, fy + 1):
                 return True
-            if fy != ty or (dx == 0 and dz == 0):
+            if ty not in (fy, fy + 1) or (dx == 0 and dz == 0):
                 return False
             sx, sz = (1 if dx > 0 else -1, 0) if abs(dx) >= abs(dz) else (0, 1 if dz > 0 else -1)
             nx, nz = fx + sx, fz + sz
-            if not await self._dig_step([(nx, fy + 1, nz), (nx, fy, nz)], (nx + 0.5, fy, nz + 0.5), progress):
+            cells = [(nx, fy + 1, nz), (nx, fy, nz)]
+            if not await self._dig_step(cells, (nx + 0.5, fy, nz + 0.5), progress, block):
                 return False
         return False
 

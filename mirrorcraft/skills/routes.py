@@ -403,7 +403,9 @@ class RouteRunner:
             await self.mine_for("diamond_ore", "diamond", want, per_block=per)
 
     async def iron_pickaxe(self) -> None:
-        """Stone age up to an iron pickaxe."""
+        """Stone age up to an iron pickaxe (nothing to do when one is carried)."""
+        if self.have("iron_pickaxe"):
+            return
         await self.pickaxe("planks")
         await self.mine_for("stone", "cobblestone", 3)
         await self.pickaxe("cobblestone")

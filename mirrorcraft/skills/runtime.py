@@ -8,9 +8,9 @@ or output slot it took). :class:`BaseSkill.execute` does the bookkeeping once: i
 inventory, runs the skill's :meth:`BaseSkill.run` under a hard deadline, and turns the
 :class:`Progress` the skill filled in into an :class:`~mirrorcraft.contracts.OutcomeReport`.
 
-Game time: the body runs its own 20 Hz tick (``Movement.tick_seconds``) and the server does not announce
-its tick rate in 1.19.2, so ticks are counted as wall time × :attr:`SkillContext.ticks_per_second`
-(default 20, the vanilla rate; a harness that runs an accelerated server may set the real rate).
+Game time: the body ticks at the server's rate (``Body.tick_rate``: what the embedded server announces on
+``mirrorcraft:tick_rate``; vanilla sends nothing), so ticks are counted as wall time ×
+:attr:`SkillContext.tick_rate` — the announced rate, else :attr:`SkillContext.ticks_per_second` (default 20).
 """
 
 from __future__ import annotations
@@ -101,6 +101,12 @@ class SkillContext:
     def now(self) -> float:
         """Reactor seconds."""
         return self.clock.seconds()
+
+    @property
+    def tick_rate(self) -> float:
+        """Game ticks per wall second: the rate the server announced to the body, else ``ticks_per_second``."""
+        gc = getattr(self.body, "game_clock", None)
+        return gc.rate if gc is not None and gc.announced else self.ticks_per_second
 
     async def sleep(self, seconds: float) -> None:
         """Wait ``seconds`` of reactor time."""
@@ -323,7 +329,7 @@ class BaseSkill(Skill):
 
     def deadline(self, t0: float) -> float:
         """Reactor second at which the call's limit is reached."""
-        return t0 + self.tick_limit / self.ctx.ticks_per_second
+        return t0 + self.tick_limit / self.ctx.tick_rate
 
     async def run(self, args: Any, progress: Progress, deadline: float) -> None:
         """Do the work; fill ``progress``; raise :class:`SkillFailed` to stop with a reason.
@@ -360,7 +366,7 @@ class BaseSkill(Skill):
         deadline = self.deadline(t0)
         deaths = ctx.body.health.deaths
         d = defer.ensureDeferred(self.run(args, progress, deadline))
-        d.addTimeout(self.tick_limit / ctx.ticks_per_second + HARD_GUARD_SECONDS, ctx.clock)
+        d.addTimeout(self.tick_limit / ctx.tick_rate + HARD_GUARD_SECONDS, ctx.clock)
         try:
             await d
         except SkillFailed as stop:
@@ -381,7 +387,7 @@ class BaseSkill(Skill):
             progress.message = progress.message or "the player died during the call"
         await ctx.sleep(0.1)  # late set_slot packets of the last pickup
         after = ctx.inventory()
-        ticks = max(0, math.ceil((ctx.now() - t0) * ctx.ticks_per_second - 1e-9))
+        ticks = max(0, math.ceil((ctx.now() - t0) * ctx.tick_rate - 1e-9))
         drops: list[ItemStack] = []
         for ev in collects:
             if ev.item is not None and ev.count > 0:

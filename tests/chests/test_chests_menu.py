@@ -256,3 +256,19 @@ def test_a_malformed_side_file_names_the_entry_and_field(chests_world, entry, fi
     with pytest.raises(WorldError) as err:
         _game(chests_world)
     assert str(side) in str(err.value) and f"chests[0].{field}" in str(err.value)
+
+
+def test_sneaking_with_a_block_places_it_on_the_chest_instead(chests_world, fake_chest_player) -> None:
+    game = _game(chests_world)
+    p = fake_chest_player(game)
+    game.set_block(CHEST, facts.state_id("chest"))
+    p.inventory.slots[36] = (COBBLE, 3)
+    p.sneaking = True
+    game.place(p, 0, CHEST, 1, (0.5, 1.0, 0.5), 3)  # top face of the chest
+    assert p.packets("open_window") == []
+    assert facts.block_name(game.world.get_block(CHEST[0], CHEST[1] + 1, CHEST[2])) == "cobblestone"
+    assert p.inventory.slots[36] == (COBBLE, 2)
+    p.sneaking = False
+    p.inventory.slots[36] = None
+    game.place(p, 0, CHEST, 1, (0.5, 1.0, 0.5), 4)  # now the cobblestone above keeps it shut
+    assert p.packets("open_window") == []
