@@ -37,6 +37,8 @@ async def _probe(body: Body, seconds: float) -> dict:
         "dropped_unparsed": dict(body.conn.dropped_counts),
         "protocol_errors": body.conn.protocol_errors[:20],
         "corrections": body.movement.corrections,
+        "tick_rate": body.tick_rate,
+        "tick_rate_announced": body.game_clock.announced,
     }
     await body.disconnect()
     return summary

@@ -53,7 +53,7 @@ class Body:
         self.world = World(self.conn, keep_sky_light=keep_sky_light)
         self.entities = Entities(self.conn)
         self.health = Health(self.conn, self.game_clock)
-        self.inventory = Inventory(self.conn)
+        self.inventory = Inventory(self.conn, game_clock=self.game_clock)
         self.movement = Movement(self.conn, self.world, self.health, self.game_clock)
         self.digger = Digger(self.conn, self.world, self.inventory, self.movement, self.health)
         self.placer = Placer(self.conn, self.world, self.inventory, self.movement)

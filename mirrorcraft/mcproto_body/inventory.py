@@ -22,6 +22,7 @@ from twisted.internet import defer, task
 from mirrorcraft.errors import ContractError, GameDataError
 from mirrorcraft.gamedata import item, item_by_id
 from mirrorcraft.mcproto_body.connection import Connection
+from mirrorcraft.mcproto_body.tickrate import GameClock
 from mirrorcraft.mcproto_body.windows import (
     HOTBAR_START,
     MAIN_START,
@@ -60,17 +61,29 @@ class ClickResult:
     corrected_slots: list[int] = field(default_factory=list)
 
 
+#: Default wait after a click for the server's answer: 5 game ticks (0.25 s at 20 t/s; a vanilla server
+#: handles the click at its next tick), but never less than 50 ms of wall time for the socket round trip.
+SETTLE_TICKS = 5
+SETTLE_MIN_SECONDS = 0.05
+
+
 class Inventory:
     """Player inventory (window 0), the open container window, held slot, clicks.
 
     Args:
         conn: The connection.
-        settle: Seconds to wait after a click for the server's correction before calling it confirmed.
+        settle: Seconds to wait after a click for the server's correction before calling it confirmed;
+            ``None`` (default) = :data:`SETTLE_TICKS` game ticks at the server's rate, at least
+            :data:`SETTLE_MIN_SECONDS`.
+        game_clock: The server's tick rate (default: its own on ``conn``).
     """
 
-    def __init__(self, conn: Connection, settle: float = 0.25) -> None:
+    def __init__(
+        self, conn: Connection, settle: float | None = None, game_clock: GameClock | None = None
+    ) -> None:
         self.conn = conn
-        self.settle = settle
+        self._settle = settle
+        self.game_clock = game_clock if game_clock is not None else GameClock(conn)
         self.player = Window.player()
         self.window: Window | None = None  # the open container, if any
         self.held = 0
@@ -144,6 +157,13 @@ class Inventory:
             if win.slots[i] is None:
                 return i
         return None
+
+    @property
+    def settle(self) -> float:
+        """Seconds a click waits for the server's answer (see the ``settle`` argument)."""
+        if self._settle is not None:
+            return self._settle
+        return max(SETTLE_MIN_SECONDS, self.game_clock.ticks_to_seconds(SETTLE_TICKS))
 
     # --------------------------------------------------------------------------------------- actions
     def click(self, slot: int, button: int = 0, mode: int = 0) -> defer.Deferred:

@@ -4,6 +4,13 @@ Why a separate module: ``run.py`` stays a thin table of commands; the lead wires
 :func:`add_serve_parser` into it. A catalogue name (for now only ``sandbox``) is built on demand into a
 cache folder (``$MIRRORCRAFT_CACHE`` or ``~/.cache/mirrorcraft``) and served from a fresh copy, so the
 cached build is never modified by play (an episode's reset is a fresh copy of the save).
+
+``serve --server vanilla --server-jar JAR --accept-eula [--java JAVA] [--server-dir DIR]`` serves the same
+world on the user's own 1.19.2 jar instead (:mod:`mirrorcraft.server.vanilla`): the folder is prepared from
+a fresh copy of the save (its datapacks included, ``server.properties`` with RCON on and a random
+password), ``java -jar`` is started and awaited (``Done (`` + an RCON login), the game port is printed
+and the RCON password goes to stderr or ``--rcon-password-file`` as for the embedded server. Missing
+java, jar or ``--accept-eula`` fail at once (exit code 2) before anything is built or written.
 """
 
 from __future__ import annotations
@@ -61,6 +68,8 @@ def fresh_copy(save: Path, into: Path | None = None) -> Path:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server in the foreground until Ctrl-C."""
+    if args.server == "vanilla":
+        return _serve_vanilla(args)
     from mirrorcraft.server.config import ServerConfig
     from mirrorcraft.server.process import serve_forever
 
@@ -99,6 +108,96 @@ def _rcon_settings(args: argparse.Namespace) -> dict:
     return {"rcon_port": args.rcon_port, "rcon_password": password}
 
 
+def _serve_vanilla(args: argparse.Namespace) -> int:
+    """``serve --server vanilla``: prepare, start and wait for the user's jar; stop it on Ctrl-C/SIGTERM."""
+    import signal
+    import sys
+
+    from mirrorcraft.server.vanilla import (
+        MINECRAFT_VERSION,
+        VanillaLaunchError,
+        VanillaServer,
+        VanillaServerConfig,
+        check_launch_requirements,
+        prepare_server_dir,
+    )
+
+    try:
+        # Fail fast, before any world is built or folder written (the runner's checks, same messages).
+        if args.server_jar is None:
+            raise VanillaLaunchError(
+                "--server vanilla needs --server-jar PATH: MirrorCraft does not download Minecraft; download "
+                f"the {MINECRAFT_VERSION} server jar from minecraft.net yourself and pass its path"
+            )
+        if not args.accept_eula:
+            raise VanillaLaunchError(
+                "--server vanilla needs --accept-eula: the server runs only if you accept the Minecraft EULA "
+                "(https://aka.ms/MinecraftEULA); MirrorCraft writes eula.txt only when you pass the flag"
+            )
+        if args.in_place:
+            raise VanillaLaunchError("--in-place is for the embedded server; the vanilla server plays a copy")
+        probe = VanillaServerConfig(
+            jar=args.server_jar, server_dir=Path(tempfile.gettempdir()), java=args.java
+        )
+        try:
+            check_launch_requirements(probe)  # java and the jar (the EULA is checked after prepare)
+        except VanillaLaunchError as err:
+            if "EULA" not in str(err):
+                raise
+        save = resolve_world(args.world, args.seed)
+        server_dir = args.server_dir or Path(tempfile.mkdtemp(prefix="mirrorcraft-vanilla-"))
+        config = prepare_server_dir(
+            VanillaServerConfig(
+                jar=args.server_jar,
+                server_dir=server_dir,
+                java=args.java,
+                port=args.port,
+                rcon_port=args.rcon_port or 0,
+                view_distance=max(3, args.view_distance),
+                accept_eula=True,
+            ),
+            save,
+        )
+        server = VanillaServer(config)
+        server.start()
+    except (VanillaLaunchError, WorldError) as err:
+        print(f"serve: {err}", file=sys.stderr)
+        return 2
+
+    def interrupt(*_args: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    try:
+        server.wait_ready(args.ready_timeout)
+        print(f"serving {args.world} on vanilla {server_dir} (log {server.log_file})", flush=True)
+        print(f"MIRRORCRAFT_SERVER_PORT {config.port}", flush=True)
+        _report_rcon(args, config.rcon_port, config.rcon_password)
+        assert server.process is not None
+        server.process.wait()
+    except VanillaLaunchError as err:
+        print(f"serve: {err}", file=sys.stderr)
+        server.stop()
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return server.stop()
+
+
+def _report_rcon(args: argparse.Namespace, port: int, password: str) -> None:
+    """Tell the user the vanilla server's RCON port and password (file mode 0600, or stderr)."""
+    import sys
+
+    print(f"rcon port: {port}", file=sys.stderr, flush=True)
+    if args.rcon_password_file is not None:
+        fd = os.open(args.rcon_password_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(password + "\n")
+    else:
+        print(f"rcon password: {password}", file=sys.stderr, flush=True)
+
+
 def _port(text: str) -> int:
     port = int(text)
     if not 1 <= port <= 65535:  # 0 would bind a free port the command line could not report
@@ -125,5 +224,15 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     p.add_argument("--rcon-port", type=_port, default=None, help="serve RCON on 127.0.0.1 at this port")
     p.add_argument("--rcon-password-file", type=Path, default=None,
                    help="write the random RCON password here (mode 0600) instead of printing it to stderr")  # fmt: skip
+    p.add_argument("--server", choices=("embedded", "vanilla"), default="embedded",
+                   help="embedded (default) or vanilla: your own 1.19.2 server jar (--server-jar, --accept-eula)")  # fmt: skip
+    p.add_argument("--server-jar", type=Path, default=None, help="--server vanilla: your 1.19.2 server jar")
+    p.add_argument("--accept-eula", action="store_true",
+                   help="--server vanilla: you accept the Minecraft EULA (https://aka.ms/MinecraftEULA)")  # fmt: skip
+    p.add_argument("--java", default="java", help="--server vanilla: Java 17+ executable (default: java)")
+    p.add_argument("--server-dir", type=Path, default=None,
+                   help="--server vanilla: server folder to prepare (default: a new temporary folder)")  # fmt: skip
+    p.add_argument("--ready-timeout", type=float, default=300.0,
+                   help="--server vanilla: seconds to wait for the server to be ready (default 300)")  # fmt: skip
     p.set_defaults(handler=cmd_serve)
     return p

@@ -105,6 +105,9 @@ class Game:
         from mirrorcraft.server.admin import ServerAdmin
 
         self.admin = ServerAdmin(self)  # control plane: time, weather, rules, game modes, effects
+        from mirrorcraft.server.spawning import NaturalSpawner
+
+        self.spawning = NaturalSpawner(self)  # natural cow spawning every 400 ticks (doMobSpawning)
         self.loot: LootTableSet = self.rules.packs.loot
         self._loop: LoopingCall | None = None
 
@@ -153,6 +156,7 @@ class Game:
         try:
             self.tick_count += 1
             self._tick_items()
+            self.spawning.tick()  # vanilla spawns in the chunk tick, before the entities tick
             self.rules.tick()
             self.admin.tick()
             self._broadcast_moves()

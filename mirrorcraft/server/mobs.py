@@ -5,8 +5,8 @@ Why cows only: they are the benchmark's one mob (leather and beef in the early r
 four). Vanilla behaviour followed, simplified where the benchmark does not need more:
 
 * **spawning**: every ``minecraft:cow`` in ``<world>/entities`` (1.17+ entity chunks) at start; natural
-  passive-mob spawning is **off** (vanilla only spawns passive mobs at chunk generation anyway, and the
-  benchmark worlds are pre-generated). Cows are not written back by ``save`` (partial).
+  passive-mob spawning (every 400 ticks, ``doMobSpawning``) is :mod:`mirrorcraft.server.spawning`, which
+  adds its cows through :meth:`Mobs.add_cow`. Cows are not written back by ``save`` (partial).
 * **wandering** (``RandomStrollGoal``): an idle cow starts a stroll with chance 1/120 per tick to a random
   spot up to 10 blocks away horizontally on standable ground (feet and head free of collision, not water,
   solid block below, up 1 / down 3 per step, inside the border) at 0.1 blocks per tick (a simplification
@@ -173,6 +173,14 @@ class Mobs:
     def _send_all(self, name: str, body: bytes) -> None:
         for o in self.rules.game.players.values():
             o.send(name, body)
+
+    def add_cow(self, pos: tuple[float, float, float], yaw: float, uid: uuidlib.UUID) -> Cow:
+        """Add a new cow (natural spawning) and show it to every player; it behaves like a saved cow."""
+        cow = Cow(self.rules.game.new_eid(), uid, list(pos), yaw)
+        self.cows[cow.eid] = cow
+        for o in self.rules.game.players.values():
+            self._spawn_packets(o, cow)
+        return cow
 
     def spawn_for(self, p: PlayerConnection) -> None:
         """Send every living cow to a player who just joined."""

@@ -19,8 +19,8 @@ of a batch is awaited. A server that disagrees resends the window and wins.
 Fuel: the amount loaded is the item count times 200 ticks divided by the fuel's vanilla burn time (a
 fixed game fact, ``AbstractFurnaceBlockEntity.getFuel``; not data-driven in 1.19.2), rounded up.
 
-Partial: until the embedded server's part 2 (crafting results, furnaces, enchanting tables) is
-integrated these skills are proven only as far as that server answers (see docs/skills.md).
+Proven end to end on the embedded server (tests/skills): 2x2 and 3x3 crafting, a furnace smelt, an
+enchantment. Not exercised: blast furnaces, ``smelt`` stopping at its time limit.
 """
 
 from __future__ import annotations

@@ -175,7 +175,7 @@ class SkillContext:
             return True
         follower = PathFollower(self.body, search_radius=48, max_replans=3)
         result = await follower.goto(Goal(pos[0], pos[1], pos[2], radius=reach - 1.0), timeout=timeout)
-        await self.sleep(0.1)
+        await self.sleep(max(0.02, 2 / self.tick_rate))  # two ticks for the last position to land
         return self.in_reach(pos, reach + 0.5) or result.reached
 
     # ------------------------------------------------------------------------------------------ tools
@@ -237,7 +237,7 @@ class SkillContext:
         """
         end = self.now() + timeout
         skipped: set[int] = set()
-        await self.sleep(0.3)  # drops pop out with a short delay and fly for a few ticks
+        await self.sleep(max(0.03, 6 / self.tick_rate))  # drops pop out with a short delay, fly a few ticks
         while self.now() < end:
             items = [
                 e
@@ -254,7 +254,7 @@ class SkillContext:
                 math.floor(target.position[2]) + 0.5,
             )
             await self.body.walk_straight(spot, tolerance=0.2, timeout=max(0.5, min(4.0, end - self.now())))
-            await self.sleep(0.3)
+            await self.sleep(max(0.03, 6 / self.tick_rate))  # the pickup happens on a server tick
             if target.id in self.body.entities.by_id:
                 skipped.add(target.id)
 
@@ -385,7 +385,7 @@ class BaseSkill(Skill):
         if ctx.body.health.deaths != deaths:
             progress.reason = FailureReason.INTERRUPTED
             progress.message = progress.message or "the player died during the call"
-        await ctx.sleep(0.1)  # late set_slot packets of the last pickup
+        await ctx.sleep(max(0.02, 2 / ctx.tick_rate))  # late set_slot packets of the last pickup (2 ticks)
         after = ctx.inventory()
         ticks = max(0, math.ceil((ctx.now() - t0) * ctx.tick_rate - 1e-9))
         drops: list[ItemStack] = []

@@ -5,11 +5,13 @@ command) at :func:`run_default_job` once it plays end to end. Both go through th
 driver (:mod:`mirrorcraft.study.runner`), so a record printed here is exactly what a study would store.
 
 * ``episode --world plains-1[/M03] --task diamond --agent scripted [--model NAME] [--budget N] [--seed S]
-  [--rep R] [--out DIR] [--tick-rate N] [--server embedded|child] [--worlds DIR] [--radius N]
-  [--disclosed]``: plays one episode, appends its record to ``DIR/results.jsonl`` (same format as a study
+  [--rep R] [--out DIR] [--tick-rate N] [--server embedded|child|vanilla] [--worlds DIR] [--radius N]
+  [--disclosed] [--server-jar JAR --accept-eula [--java JAVA]]``: plays one episode, appends its record to ``DIR/results.jsonl`` (same format as a study
   run folder, so ``report DIR`` works), writes ``DIR/episodes/<id>.json`` (record + run notes) and prints
   the score path. ``--agent scripted`` uses the offline scripted policy (no API key); any other agent id
-  needs ``--model`` (a litellm model string).
+  needs ``--model`` (a litellm model string). ``--server vanilla`` plays on the user's own 1.19.2 server
+  jar (``--server-jar``; ``--accept-eula`` is required, MirrorCraft never accepts the EULA for the user);
+  missing java, jar or flag fail at once with exit code 2, before anything is written.
 * the default job: the scripted agent plays Diamond in ``plains-1`` and its six Mirror copies (worlds are
   built under ``OUT/worlds`` when missing) through :func:`~mirrorcraft.study.executors.run_study`, then
   the metrics report is written and Score/SR per world copy and RIE (Vanilla minus Mirror) are printed.
@@ -55,6 +57,21 @@ def _identity(args: argparse.Namespace) -> Any:
     )
 
 
+def _vanilla_args(args: argparse.Namespace) -> dict[str, Any]:
+    """RunnerSettings fields of the vanilla-jar flags, checked at once (fail fast, nothing written).
+
+    Raises:
+        VanillaLaunchError: ``--server vanilla`` without a usable jar, java or ``--accept-eula``.
+    """
+    if args.server != "vanilla":
+        return {}
+    from mirrorcraft.study.runner import vanilla_preflight
+
+    jar = Path(args.server_jar) if args.server_jar else None
+    vanilla_preflight(jar, args.accept_eula, args.java, args.tick_rate)
+    return {"server_jar": jar, "accept_eula": True, "java": args.java}
+
+
 def _settings(args: argparse.Namespace, out: Path) -> Any:
     from mirrorcraft.study.runner import RunnerSettings
 
@@ -64,6 +81,7 @@ def _settings(args: argparse.Namespace, out: Path) -> Any:
         server=args.server,
         tick_rate=args.tick_rate,
         records_dir=out / "episodes",
+        **_vanilla_args(args),
     )
 
 
@@ -146,6 +164,7 @@ def run_default_job(
     radius: int = DEFAULT_JOB_RADIUS,
     resume: bool = True,
     plots: bool = True,
+    vanilla: dict[str, Any] | None = None,
 ) -> int:
     """The default job (module docstring); returns a process exit code (0: every episode has a record
     that is not an infrastructure fault)."""
@@ -163,6 +182,7 @@ def run_default_job(
         server=server,  # type: ignore[arg-type]
         tick_rate=tick_rate,
         records_dir=out / "episodes",
+        **(vanilla or {}),  # server_jar / accept_eula / java for server="vanilla"
     )
     print(
         f"MirrorCraft default job: scripted agent, task diamond, {DEFAULT_WORLD} + 6 Mirror copies "
@@ -197,8 +217,33 @@ def run_default_job(
 
 def cmd_default_job(args: argparse.Namespace) -> int:
     """``episode default``-style handler used by ``--default-job``."""
+    try:
+        vanilla = _vanilla_args(args)
+    except MirrorCraftError as err:
+        print(f"episode: {err}", file=sys.stderr)
+        return 2
     return run_default_job(
-        args.out, budget=args.budget, workers=args.workers, server=args.server, tick_rate=args.tick_rate
+        args.out,
+        budget=args.budget,
+        workers=args.workers,
+        server=args.server,
+        tick_rate=args.tick_rate,
+        vanilla=vanilla,
+    )
+
+
+def add_vanilla_flags(p: argparse.ArgumentParser) -> None:
+    """``--server-jar``, ``--accept-eula`` and ``--java`` (for ``--server vanilla``; shared by the CLIs)."""
+    p.add_argument(
+        "--server-jar", help="--server vanilla: your Minecraft 1.19.2 server jar (never downloaded)"
+    )
+    p.add_argument(
+        "--accept-eula",
+        action="store_true",
+        help="--server vanilla: you accept the Minecraft EULA (https://aka.ms/MinecraftEULA); writes eula.txt",
+    )
+    p.add_argument(
+        "--java", default="java", help="--server vanilla: Java 17+ executable (default: java on PATH)"
     )
 
 
@@ -223,7 +268,13 @@ def add_episode_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--worlds", help="world catalogue folder (default OUT/worlds; missing worlds are built)")
     p.add_argument("--radius", type=int, help="radius in blocks of worlds built here (default 256)")
     p.add_argument("--tick-rate", type=float, default=20.0, help="server ticks per second (default 20)")
-    p.add_argument("--server", choices=("embedded", "child"), default="embedded")
+    p.add_argument(
+        "--server",
+        choices=("embedded", "child", "vanilla"),
+        default="embedded",
+        help="embedded (in-process, default), child (a child process) or vanilla (your server jar)",
+    )
+    add_vanilla_flags(p)
     p.add_argument(
         "--default-job",
         action="store_true",

@@ -7,6 +7,13 @@ The ``study`` command is the driver only. It does **not** contain an episode run
 server, a body and an agent, which this command receives as ``--episode-fn module:callable`` (default
 :data:`DEFAULT_EPISODE_FN`, the real runner ``mirrorcraft.study.runner:run_episode_blocking``);
 ``--dry-run`` only resolves and lists the grid.
+
+``--server embedded|child|vanilla`` (with ``--server-jar JAR --accept-eula [--java JAVA]`` for vanilla)
+chooses the server of the default runner: the flags are checked at once (exit code 2 with a clear message,
+nothing written, when java, the jar or the EULA flag is missing) and exported as the runner's environment
+(``MIRRORCRAFT_SERVER``, ``MIRRORCRAFT_SERVER_JAR``, ``MIRRORCRAFT_ACCEPT_EULA``, ``MIRRORCRAFT_JAVA``,
+:meth:`~mirrorcraft.study.runner.RunnerSettings.from_env`), which spawned workers inherit. With vanilla the
+driver's fault records name the ``rcon`` evaluator unless ``--evaluator`` says otherwise.
 """
 
 from __future__ import annotations
@@ -46,11 +53,39 @@ def resolve_callable(spec: str) -> Any:
     return obj
 
 
+def _export_server(args: argparse.Namespace) -> None:
+    """Check ``--server``/``--server-jar``/``--accept-eula``/``--java`` and export them for the runner.
+
+    Raises:
+        VanillaLaunchError: ``--server vanilla`` without a usable jar, java or ``--accept-eula``.
+    """
+    import os
+
+    from mirrorcraft.study import runner
+
+    if args.server is None:
+        return
+    if args.server == "vanilla":
+        jar = Path(args.server_jar) if args.server_jar else None
+        runner.vanilla_preflight(jar, args.accept_eula, args.java)
+        os.environ[runner.ENV_SERVER_JAR] = str(Path(args.server_jar).resolve())
+        os.environ[runner.ENV_ACCEPT_EULA] = "1"
+        os.environ[runner.ENV_JAVA] = args.java
+    os.environ[runner.ENV_SERVER] = args.server
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     """Run or resume a study grid (see module docstring)."""
+    from mirrorcraft.errors import MirrorCraftError
     from mirrorcraft.study.executors import make_executor, run_study
     from mirrorcraft.study.grid import expand_grid, load_grid
 
+    try:
+        _export_server(args)
+    except MirrorCraftError as err:
+        print(f"study: {err}", file=sys.stderr)
+        return 2
+    evaluator = args.evaluator or ("rcon" if args.server == "vanilla" else "embedded")
     try:
         grid = load_grid(args.grid, study_seed=args.study_seed)
         identities = expand_grid(grid)
@@ -77,7 +112,7 @@ def cmd_study(args: argparse.Namespace) -> int:
             workers=args.workers,
             address=args.address,
             timeout_s=args.timeout,
-            evaluator=args.evaluator,
+            evaluator=evaluator,
         )
         summary = run_study(
             run_dir,
@@ -139,9 +174,18 @@ def add_study_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--evaluator",
         choices=("embedded", "rcon"),
-        default="embedded",
-        help="evaluator named in fault records the driver writes",
+        default=None,
+        help="evaluator named in fault records the driver writes (default: rcon with --server vanilla, "
+        "else embedded)",
     )
+    p.add_argument(
+        "--server",
+        choices=("embedded", "child", "vanilla"),
+        help="server of the default runner (exported as MIRRORCRAFT_SERVER; default: the environment's)",
+    )
+    from mirrorcraft.study.episode_cli import add_vanilla_flags
+
+    add_vanilla_flags(p)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--dry-run", action="store_true", help="resolve the grid and list episodes; run nothing")
     p.add_argument("--list", type=int, default=10, help="episodes listed by --dry-run (default 10)")

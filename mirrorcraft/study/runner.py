@@ -16,13 +16,17 @@ the reactor once per worker process in a dedicated thread and submits each episo
 1. world: the catalogue save of ``identity.world_id`` under ``settings.worlds_dir`` (built if missing and
    ``build_missing``), checked (a Mirror copy must hold and enable its rule pack; the task's milestone
    advancements must exist in the vendored vanilla pack) and byte-copied to a fresh temporary folder;
-2. server: :class:`~mirrorcraft.server.EmbeddedServer` on a free port on this reactor (``server="embedded"``)
-   or :class:`~mirrorcraft.server.ServerProcess` in a child process (``server="child"``), seeded with
-   ``identity.seed`` and given the runtime controls;
-3. controls: the embedded server's command host cannot yet run ``effect``/``time``/``weather``/
-   ``difficulty``/``gamerule`` over RCON (``server/commands/host_adapter.py``), so controls are applied
-   through :class:`~mirrorcraft.server.ServerConfig` (the server applies them at join); the record's
-   ``controls`` are those values and the run notes say ``controls_via: server_config``;
+2. server: :class:`~mirrorcraft.server.EmbeddedServer` on a free port on this reactor (``server="embedded"``),
+   :class:`~mirrorcraft.server.ServerProcess` in a child process (``server="child"``), both seeded with
+   ``identity.seed``, or the user's vanilla 1.19.2 jar (``server="vanilla"``: a server folder prepared
+   from the world copy, ``java -jar`` through :class:`~mirrorcraft.server.vanilla.VanillaServer`, ready at
+   ``Done (`` + an RCON login; :func:`vanilla_preflight` fails fast on a missing jar, java or EULA flag).
+   Every mode serves RCON on 127.0.0.1 with a random password;
+3. controls: once the body is in, :class:`~mirrorcraft.server.control.RconServerControl` applies the
+   benchmark :class:`~mirrorcraft.contracts.Controls` over that RCON socket and reads them back; the record's
+   ``controls`` are the read-back values, the run notes say ``controls_via: rcon`` and keep every command
+   and reply (``rcon_log``). The embedded server's join-time defaults (``ServerConfig.controls``) are only
+   a mirror, never a fallback: a refused or unreachable RCON is a ``server_error`` fault;
 4. body joins (offline name ``agent``), the observation builder is attached before the connection (biomes),
    spawn = the body's feet block and biome once chunks are in;
 5. the agent loop (:func:`mirrorcraft.agents.run_episode`) with the identity's budget; before each action
@@ -35,7 +39,9 @@ the reactor once per worker process in a dedicated thread and submits each episo
    report, S_k, policy errors), milestones and encounters from the evaluator, usage/cost and wall time.
 
 **Evaluator.** If the running server exposes its own evaluator (``server.game.evaluator``, an
-:class:`~mirrorcraft.server.evaluator.EmbeddedEvaluator` fed by the rules engine) it is used; otherwise the
+:class:`~mirrorcraft.server.evaluator.EmbeddedEvaluator` fed by the rules engine) it is used; a vanilla jar
+gets :class:`~mirrorcraft.server.control.RconEvaluator` (advancement queries over RCON, encounters derived
+harness-side from the manifest and outcome reports; the record says ``evaluator: rcon``); otherwise the
 runner's :class:`~mirrorcraft.study.runner_eval.HarnessEvaluator` (milestones from the server's
 advancement packets, encounters from manifest + reports). The notes record which (``evaluator_basis``).
 
@@ -52,8 +58,8 @@ policy refuses rule cards, so it plays disclosed episodes without them (the note
 build ``configuration_for(agent, disclosure)`` on :func:`~mirrorcraft.agents.make_llm_client`, with the
 suite's rule card for ReAct w/rules.
 
-Partial (honest state at the time of writing): controls go through the server config, not RCON (point 3);
-with the server in a child process the tick barrier is a timed wait and the evaluator is the harness
+Partial (honest state at the time of writing): the vanilla path is tested only up to its fail-fast checks
+here (no jar on this machine; ``real_server`` test for a user's jar); with the server in a child process the tick barrier is a timed wait and the evaluator is the harness
 fallback; accelerated tick rates make the skills' game-time limits shorter in wall time than the body can
 act (docs/runner.md "Throughput"). A full scripted Diamond episode currently reaches Score 50
 (docs/runner.md "What an episode reaches today").
@@ -101,6 +107,9 @@ ENV_WORLDS = "MIRRORCRAFT_WORLDS"
 ENV_SERVER = "MIRRORCRAFT_SERVER"
 ENV_TICK_RATE = "MIRRORCRAFT_TICK_RATE"
 ENV_RECORDS = "MIRRORCRAFT_EPISODE_DIR"
+ENV_SERVER_JAR = "MIRRORCRAFT_SERVER_JAR"
+ENV_ACCEPT_EULA = "MIRRORCRAFT_ACCEPT_EULA"
+ENV_JAVA = "MIRRORCRAFT_JAVA"
 
 AGENT_NAME = "agent"
 RULE_PACK_ENTRY = "file/mirrorcraft_rules.zip"
@@ -123,7 +132,12 @@ class RunnerSettings(BaseModel):
         worlds_dir: the world catalogue folder (``vanilla/<world>``, ``mirror/<world>/<suite>``).
         build_missing: build a catalogue world that is not there yet (Vanilla first for a Mirror copy).
         world_radius: radius in blocks of worlds built here (None: the generator's default, 256).
-        server: ``embedded`` (in-process, this reactor) or ``child`` (a child process, another core).
+        server: ``embedded`` (in-process, this reactor), ``child`` (a child process, another core) or
+            ``vanilla`` (the user's 1.19.2 server jar, ``java -jar``; needs ``server_jar`` and
+            ``accept_eula``; real time only).
+        server_jar / java / accept_eula: the vanilla jar, the Java 17+ executable, and whether the user
+            accepted the Minecraft EULA (``eula.txt`` is written only then); see :func:`vanilla_preflight`.
+        vanilla_ready_timeout: seconds to wait for the vanilla server's ``Done (`` line and RCON login.
         tick_rate: server ticks per second (20 = real time; higher = accelerated).
         view_distance: chunk radius streamed to the body.
         controls: runtime controls (recorded in every record).
@@ -140,7 +154,11 @@ class RunnerSettings(BaseModel):
     worlds_dir: Path = Path("runs/worlds")
     build_missing: bool = True
     world_radius: int | None = Field(None, ge=16)
-    server: Literal["embedded", "child"] = "embedded"
+    server: Literal["embedded", "child", "vanilla"] = "embedded"
+    server_jar: Path | None = None
+    java: str = "java"
+    accept_eula: bool = False
+    vanilla_ready_timeout: float = Field(300.0, gt=0)
     tick_rate: float = Field(20.0, gt=0, le=1000)
     view_distance: int = Field(4, ge=3, le=16)
     controls: Controls = Field(default_factory=Controls)
@@ -155,7 +173,8 @@ class RunnerSettings(BaseModel):
 
     @classmethod
     def from_env(cls, **overrides: Any) -> RunnerSettings:
-        """Settings from :data:`ENV_WORLDS`, :data:`ENV_SERVER`, :data:`ENV_TICK_RATE`, :data:`ENV_RECORDS`."""
+        """Settings from :data:`ENV_WORLDS`, :data:`ENV_SERVER`, :data:`ENV_TICK_RATE`, :data:`ENV_RECORDS`,
+        :data:`ENV_SERVER_JAR`, :data:`ENV_JAVA` and :data:`ENV_ACCEPT_EULA` (``1``/``true``/``yes``)."""
         data: dict[str, Any] = {}
         if os.environ.get(ENV_WORLDS):
             data["worlds_dir"] = Path(os.environ[ENV_WORLDS])
@@ -165,7 +184,54 @@ class RunnerSettings(BaseModel):
             data["tick_rate"] = float(os.environ[ENV_TICK_RATE])
         if os.environ.get(ENV_RECORDS):
             data["records_dir"] = Path(os.environ[ENV_RECORDS])
+        if os.environ.get(ENV_SERVER_JAR):
+            data["server_jar"] = Path(os.environ[ENV_SERVER_JAR])
+        if os.environ.get(ENV_JAVA):
+            data["java"] = os.environ[ENV_JAVA]
+        if os.environ.get(ENV_ACCEPT_EULA):
+            data["accept_eula"] = os.environ[ENV_ACCEPT_EULA].strip().lower() in ("1", "true", "yes")
         return cls.model_validate(data | overrides)
+
+
+def vanilla_preflight(
+    jar: Path | None, accept_eula: bool, java: str = "java", tick_rate: float = 20.0
+) -> str:
+    """Fail fast before a vanilla-jar run: the jar is given and exists, the EULA flag is set, java is found,
+    the tick rate is real time. Returns the resolved java executable.
+
+    The CLIs (``serve``/``episode``/``study --server vanilla``) call this before doing anything else;
+    the runner calls it again when an episode starts (a failure there is a ``server_error`` fault).
+
+    Raises:
+        VanillaLaunchError: the message names the missing piece and what to do (MirrorCraft never
+            downloads Minecraft and never accepts the EULA for the user).
+    """
+    from mirrorcraft.server.vanilla import MINECRAFT_VERSION, VanillaLaunchError
+
+    if jar is None:
+        raise VanillaLaunchError(
+            f"--server vanilla needs --server-jar PATH: MirrorCraft does not download Minecraft; download the "
+            f"{MINECRAFT_VERSION} server jar from minecraft.net yourself and pass its path"
+        )
+    if not accept_eula:
+        raise VanillaLaunchError(
+            "--server vanilla needs --accept-eula: the server runs only if you accept the Minecraft EULA "
+            "(https://aka.ms/MinecraftEULA); MirrorCraft writes eula.txt only when you pass the flag"
+        )
+    if tick_rate != 20.0:
+        raise VanillaLaunchError(f"--server vanilla runs at 20 ticks/s only (got --tick-rate {tick_rate:g})")
+    resolved = shutil.which(java) if os.sep not in java else java
+    if resolved is None or not Path(resolved).is_file():
+        raise VanillaLaunchError(
+            f"java executable {java!r} not found: install a Java 17+ runtime (1.19.2 needs Java 17) and put "
+            "it on PATH, or pass its path with --java"
+        )
+    if not Path(jar).is_file():
+        raise VanillaLaunchError(
+            f"server jar {jar} not found: MirrorCraft does not download Minecraft; download the "
+            f"{MINECRAFT_VERSION} server jar from minecraft.net yourself and pass its path"
+        )
+    return resolved
 
 
 class RunNotes(BaseModel):
@@ -179,7 +245,10 @@ class RunNotes(BaseModel):
     server: str = ""
     port: int | None = None
     tick_rate: float = 20.0
-    controls_via: str = "server_config"
+    controls_via: str = Field("none", description="'rcon' once the controls were applied over RCON.")
+    rcon_log: list[tuple[str, str]] = Field(
+        default_factory=list, description="The control commands sent over RCON and the server's replies."
+    )
     evaluator_basis: str = ""
     barrier: dict[str, int] = Field(default_factory=dict, description="Barrier outcome → count.")
     agent_registry_id: str = ""
@@ -325,6 +394,7 @@ def fault_record(
     wall_time_s: float,
     usage: Usage | None = None,
     prompt_template_version: str = "unknown",
+    evaluator: Literal["embedded", "rcon"] = "embedded",
 ) -> EpisodeRecord:
     """The infrastructure-fault record of an episode (no actions, score 0; rerun under the same id)."""
     spec = task_spec(identity.task, budget=identity.budget)
@@ -353,7 +423,7 @@ def fault_record(
             )
         ],
         prompt_template_version=prompt_template_version,
-        evaluator="embedded",
+        evaluator=evaluator,
     )
 
 
@@ -367,6 +437,7 @@ def build_record(
     milestones: list[MilestoneEvent],
     encounters: list[Any],
     wall_time_s: float,
+    evaluator: Literal["embedded", "rcon"] = "embedded",
 ) -> EpisodeRecord:
     """Turn the agent loop's :class:`~mirrorcraft.agents.EpisodeRun` and the evaluator's findings into a record.
 
@@ -414,7 +485,7 @@ def build_record(
         usage=run.usage,
         wall_time_s=round(wall_time_s, 3),
         prompt_template_version=run.prompt_template_version,
-        evaluator="embedded",
+        evaluator=evaluator,
     )
 
 
@@ -422,14 +493,23 @@ def build_record(
 
 
 class _Server:
-    """The episode's server, in-process or in a child process, behind one small interface."""
+    """The episode's server — in-process, in a child process, or a user's vanilla jar — behind one small
+    interface; every mode serves RCON on 127.0.0.1 with a random password (:meth:`control`)."""
 
-    def __init__(self, mode: str, config: Any) -> None:
+    def __init__(
+        self, mode: str, config: Any, world: Path | None = None, ready_timeout: float = 300.0
+    ) -> None:
         self.mode = mode
+        #: ServerConfig (embedded / child) or VanillaServerConfig (vanilla; prepared in :meth:`start`).
         self.config = config
+        self.world = world
+        self.ready_timeout = ready_timeout
         self.embedded: Any = None
         self.process: Any = None
+        self.vanilla: Any = None
         self.port: int | None = None
+        self.rcon_port: int | None = None
+        self.rcon_password: str | None = None
 
     async def start(self) -> int:
         from twisted.internet import threads
@@ -439,12 +519,42 @@ class _Server:
 
             self.embedded = EmbeddedServer(self.config)
             self.port = self.embedded.start()
-        else:
+            admin = self.embedded.game.admin
+            self.rcon_port, self.rcon_password = admin.rcon_port, admin.rcon_password
+        elif self.mode == "child":
             from mirrorcraft.server.process import ServerProcess
 
             self.process = ServerProcess(self.config)
             self.port = await threads.deferToThread(self.process.start)
+            self.rcon_port, self.rcon_password = self.config.rcon_port, self.config.rcon_password
+        else:
+            from mirrorcraft.server.vanilla import VanillaServer, prepare_server_dir
+
+            assert self.world is not None
+            self.config = prepare_server_dir(self.config, self.world)  # save + its datapacks, eula.txt
+            self.vanilla = VanillaServer(self.config)
+            self.vanilla.start()
+            await threads.deferToThread(self.vanilla.wait_ready, self.ready_timeout)
+            self.port = self.config.port
+            self.rcon_port, self.rcon_password = self.config.rcon_port, self.config.rcon_password
         return self.port
+
+    def control(self, player: str) -> Any:
+        """An :class:`~mirrorcraft.server.control.RconServerControl` over this server's RCON socket
+        (deterministic only for the embedded server, which seeds its randomness from the episode)."""
+        from twisted.internet import reactor
+
+        from mirrorcraft.server.control import RconServerControl
+        from mirrorcraft.server.rcon import connect_rcon
+
+        if self.rcon_port is None or self.rcon_password is None:
+            raise EpisodeFault("server_error", f"the {self.mode} server serves no RCON")
+        port, password = self.rcon_port, self.rcon_password
+        return RconServerControl(
+            lambda: connect_rcon(reactor, "127.0.0.1", port, password),
+            player=player,
+            deterministic_server=self.mode != "vanilla",
+        )
 
     @property
     def game(self) -> Any:
@@ -457,6 +567,8 @@ class _Server:
     def alive(self) -> bool:
         if self.process is not None:
             return self.process.proc is not None and self.process.proc.poll() is None
+        if self.vanilla is not None:
+            return self.vanilla.process is not None and self.vanilla.process.poll() is None
         loop = getattr(self.game, "_loop", None)
         return loop is None or bool(loop.running)
 
@@ -471,6 +583,9 @@ class _Server:
         if self.process is not None:
             await threads.deferToThread(self.process.stop)
             self.process = None
+        if self.vanilla is not None:
+            await threads.deferToThread(self.vanilla.stop)
+            self.vanilla = None
 
 
 class EpisodeRunner:
@@ -538,17 +653,12 @@ class EpisodeRunner:
             except WorldError as err:
                 raise EpisodeFault("server_error", f"world {identity.world_id}: {err}") from err
 
-            from mirrorcraft.server.config import ServerConfig
-
-            config = ServerConfig(
+            server = _Server(
+                settings.server,
+                self._server_config(identity, world, copy_root),
                 world=world,
-                port=0,
-                tick_rate=settings.tick_rate,
-                view_distance=settings.view_distance,
-                episode_seed=identity.seed,
-                controls=controls,
+                ready_timeout=settings.vanilla_ready_timeout,
             )
-            server = _Server(settings.server, config)
             try:
                 port = await server.start()
             except Exception as err:  # noqa: BLE001 - any start failure is a server fault
@@ -573,8 +683,11 @@ class EpisodeRunner:
             )
             builder = ObservationBuilder(body, spec)
             # The evaluator starts before the player joins, so advancements granted at join are kept (index 0).
-            evaluator = self._evaluator(server, body, t0, notes)
-            await evaluator.begin(identity)
+            control = server.control(AGENT_NAME)
+            evaluator = self._evaluator(server, body, t0, notes, control)
+            over_rcon = getattr(evaluator, "kind", "embedded") == "rcon"
+            if not over_rcon:  # the RCON evaluator begins once the player is online (below)
+                await evaluator.begin(identity)
             try:
                 await body.connect(spawn_timeout=settings.spawn_timeout)
             except Exception as err:  # noqa: BLE001 - joining failed: the server's fault, not the agent's
@@ -591,6 +704,19 @@ class EpisodeRunner:
                 raise EpisodeFault("server_error", f"no biome data for the spawn column {feet}")
             spawn = SpawnInfo(position={"x": feet[0], "y": feet[1], "z": feet[2]}, biome=biome)
             phase("join")
+            # The controls go over the server's RCON socket for every server (docs/runner.md "Controls");
+            # what the server reads back is what the record carries. A failure is an infrastructure fault:
+            # there is no silent fallback to the embedded server's join-time defaults (only a mirror).
+            try:
+                controls = await control.apply_controls(settings.controls)
+            except Exception as err:  # noqa: BLE001 - RCON refused or unreachable: the server's fault
+                notes.rcon_log = list(control.log)
+                raise EpisodeFault(
+                    "server_error", f"controls over RCON failed: {type(err).__name__}: {err}"
+                ) from err
+            notes.controls_via = "rcon"
+            notes.rcon_log = list(control.log)
+            phase("controls")
 
             agent, cards = build_agent(identity, settings, notes)
             skills = SkillSet(body, ticks_per_second=settings.tick_rate)
@@ -626,7 +752,8 @@ class EpisodeRunner:
                 index = history.actions_used + 1
                 state["index"] = index
                 check_alive(index)
-                evaluator.begin_action(index, call)
+                if hasattr(evaluator, "begin_action"):
+                    evaluator.begin_action(index, call)
                 report = await _unless_disconnected(body, skills.execute(call), index)
                 history.record(call, report)
                 return report
@@ -642,7 +769,9 @@ class EpisodeRunner:
             # Milestones already granted at join (before any action) are read after a first barrier.
             outcome = await _barrier(reactor, server, settings)
             notes.barrier[outcome] = notes.barrier.get(outcome, 0) + 1
-            if hasattr(evaluator, "poll"):
+            if over_rcon:
+                await evaluator.begin(identity)  # milestone queries at action 0
+            elif hasattr(evaluator, "poll"):
                 evaluator.poll(0)
             run = await agent_loop(agent, context, observe, execute, after_action=after_action)
             state["usage"], state["version"] = run.usage, run.prompt_template_version
@@ -657,6 +786,7 @@ class EpisodeRunner:
                 milestones=await evaluator.milestones(),
                 encounters=await evaluator.encounters(),
                 wall_time_s=time.monotonic() - t0,
+                evaluator="rcon" if over_rcon else "embedded",
             )
         except EpisodeFault as fault:
             record = self._fault(identity, fault, controls, spawn, t0, state, notes)
@@ -677,10 +807,56 @@ class EpisodeRunner:
         self._write(record, notes)
         return record
 
-    def _evaluator(self, server: _Server, body: Any, t0: float, notes: RunNotes) -> Any:
+    def _server_config(self, identity: EpisodeIdentity, world: Path, copy_root: Path) -> Any:
+        """The server's config: RCON on 127.0.0.1 with a random password in every mode (embedded: any
+        free port; child: a free port chosen here, since only the game port is reported back; vanilla:
+        ``server.properties`` from :func:`~mirrorcraft.server.vanilla.prepare_server_dir`)."""
+        from mirrorcraft.server.rcon import random_password
+        from mirrorcraft.server.vanilla import VanillaLaunchError, free_port
+
+        settings = self.settings
+        if settings.server == "vanilla":
+            from mirrorcraft.server.vanilla import VanillaServerConfig
+
+            try:
+                vanilla_preflight(
+                    settings.server_jar, settings.accept_eula, settings.java, settings.tick_rate
+                )
+            except VanillaLaunchError as err:
+                raise EpisodeFault("server_error", str(err)) from err
+            assert settings.server_jar is not None
+            return VanillaServerConfig(
+                jar=settings.server_jar,
+                server_dir=copy_root / "server",
+                java=settings.java,
+                accept_eula=settings.accept_eula,
+                view_distance=settings.view_distance,
+                simulation_distance=settings.view_distance,
+            )
+        from mirrorcraft.server.config import ServerConfig
+
+        return ServerConfig(
+            world=world,
+            port=0,
+            tick_rate=settings.tick_rate,
+            view_distance=settings.view_distance,
+            episode_seed=identity.seed,
+            controls=settings.controls,  # the join-time mirror of what RCON applies
+            rcon_port=0 if settings.server == "embedded" else free_port(),
+            rcon_password=random_password(),
+            never_ops=[AGENT_NAME],
+        )
+
+    def _evaluator(self, server: _Server, body: Any, t0: float, notes: RunNotes, control: Any = None) -> Any:
         from mirrorcraft.contracts import Evaluator
         from mirrorcraft.study.runner_eval import HarnessEvaluator
 
+        if server.mode == "vanilla":
+            from mirrorcraft.server.control import RconEvaluator
+
+            ev = RconEvaluator(control)
+            notes.evaluator_basis = "rcon: advancement queries; encounters " + ev.encounter_basis
+            return ev
         game = server.game
         candidates = (
             getattr(server.embedded, "evaluator", None),
@@ -724,6 +900,7 @@ class EpisodeRunner:
             wall_time_s=time.monotonic() - t0,
             usage=state.get("usage"),
             prompt_template_version=state.get("version", "unknown"),
+            evaluator="rcon" if self.settings.server == "vanilla" else "embedded",
         )
 
     async def _teardown(

@@ -74,12 +74,13 @@ def test_vanilla_capture_keeps_20_and_the_announcement_switches_the_body(packets
     _feed_capture(body, packets_dir, "custom_payload")
     assert body.conn.received_counts["custom_payload"] == 1 and body.conn.protocol_errors == []
     assert body.tick_rate == 20.0 and not body.game_clock.announced
-    assert body.movement.tick_seconds == pytest.approx(0.05)
+    assert body.movement.tick_seconds == pytest.approx(0.05) and body.inventory.settle == pytest.approx(0.25)
     # The bytes the embedded server sends (progress.py: repr(float(rate)).encode()).
     _announce(body, repr(100.0).encode())
     assert body.tick_rate == 100.0 and body.game_clock.announced
     assert body.movement.tick_seconds == pytest.approx(0.01)
     assert body.ticks_to_seconds(43) == pytest.approx(0.43)
+    assert body.inventory.settle == pytest.approx(0.05)  # 5 ticks (0.25 s at 20 t/s), floor 50 ms
     # A malformed announcement is reported (naming the channel and data) and the rate is kept.
     _announce(body, b"quick")
     assert body.tick_rate == 100.0
@@ -233,10 +234,7 @@ async def test_walk_dig_and_pick_up_at_the_server_rate(sandbox, tmp_path: Path, 
 @pytest.mark.slow
 @pytest_twisted.ensureDeferred
 async def test_accelerated_episode_matches_real_time(tmp_path_factory: pytest.TempPathFactory) -> None:
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runner"))
-    from runner_support import build_worlds, scripted_identity
+    from runner_support import build_worlds, scripted_identity  # tests/runner is on pytest's pythonpath
 
     from mirrorcraft.study.runner import EpisodeRunner, RunnerSettings
 
