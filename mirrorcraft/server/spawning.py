@@ -32,20 +32,19 @@ Vanilla behaviour followed (Java 1.19 ``ServerChunkCache.tickChunks`` / ``Natura
   "loaded and ticking" chunks), whose centre is within 128 blocks horizontally of a non-spectator player
   (``ChunkMap.anyPlayerCloseEnoughForSpawning``) and which lie entirely inside the world border
   (``WorldBorder.isWithinBounds(ChunkPos)``), visited in a shuffled order.
-* **one chunk** (``spawnCategoryForChunk`` / ``spawnCategoryForPosition``): a random column of the chunk,
-  a random ``y`` in ``[-64, WORLD_SURFACE + 1]``; nothing if that block is a full cube (our stand-in for
-  ``isRedstoneConductor``). Then 3 group attempts, each walking up to ``ceil(rand * 4)`` steps of
-  ``nextInt(6) - nextInt(6)`` on x and z from the start; each step's spot must be more than 24 blocks
-  from the nearest player (3-D, ``distanceToSqr > 576``) and at least 24 blocks from the world spawn.
-  The first such spot picks the spawn entry from the biome's creature list (weighted, from the shipped
-  biome specs ``mirrorcraft/datapacks/biomes/*.json``: cows weight 24, groups of 4) and sets the number
-  of steps to the group size. A spot is valid when its chunk is loaded, the block below is in
-  ``#minecraft:animals_spawnable_on`` (from the loaded datapacks: grass blocks in vanilla), the sky light
-  at the feet is at least :data:`MIN_LIGHT` (``Animal.isBrightEnoughToSpawn``:
-  raw brightness > 8), the feet and head blocks are not full cubes, hold no fluid, are not rails
-  (``#prevent_mob_spawning_inside``) and are not dangerous (fire, lava, cactus...), and the cow's box at
-  ``(x + 0.5, y, z + 0.5)`` collides with no block and lies inside the world border. At most 4 cows
-  (``Cow.getMaxSpawnClusterSize``) spawn per chunk and cycle.
+* **one chunk** (``spawnCategoryForChunk`` / ``spawnCategoryForPosition``): a random column of the chunk, a
+  random ``y`` from ``-64`` to the first air above the column's top block (``getRandomPosWithin``); nothing if
+  that block is a full cube (our stand-in for ``isRedstoneConductor``). Then 3 group attempts, each walking up
+  to ``ceil(rand * 4)`` steps of ``nextInt(6) - nextInt(6)`` on x and z from the start; each step's spot must
+  be more than 24 blocks from the nearest player (3-D, ``distanceToSqr > 576``) and at least 24 blocks from
+  the world spawn. The first such spot picks the spawn entry from the biome's creature list (weighted, from
+  the shipped biome specs ``mirrorcraft/datapacks/biomes/*.json``: cows weight 24, groups of 4) and sets the
+  number of steps to the group size. A spot is valid when its chunk is loaded, the block below is in
+  ``#minecraft:animals_spawnable_on`` (from the loaded datapacks: grass blocks in vanilla), the sky light at
+  the feet is at least :data:`MIN_LIGHT` (``Animal.isBrightEnoughToSpawn``: raw brightness > 8), the feet and
+  head blocks are not full cubes, hold no fluid, are not rails (``#prevent_mob_spawning_inside``) and are not
+  dangerous (fire, lava, cactus...), and the cow's box at ``(x + 0.5, y, z + 0.5)`` collides with no block and
+  lies inside the world border. At most 4 cows (``Cow.getMaxSpawnClusterSize``) spawn per chunk and cycle.
 * **randomness**: one stream, ``seeded_rng(world seed, episode seed, "spawning")``, draws the chunk
   order, positions, entries, group sizes, yaws and UUIDs, so two runs with the same seeds and the same
   player positions spawn identically.
@@ -335,7 +334,8 @@ class NaturalSpawner:
         rng = self.rng
         x0 = key[0] * 16 + rng.randrange(16)
         z0 = key[1] * 16 + rng.randrange(16)
-        y = rng.randint(MIN_Y, self.surface_y(x0, z0) + 1)
+        # getRandomPosWithin: chunk.getHeight(WORLD_SURFACE) (the top block) + 1, inclusive
+        y = rng.randint(MIN_Y, self.surface_y(x0, z0))
         if y < MIN_Y + 1 or self._full_cube[self.game.world.get_block(x0, y, z0)]:
             return []
         out: list[Cow] = []

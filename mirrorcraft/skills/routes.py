@@ -31,7 +31,7 @@ What a route knows per suite (M01..M06, by rule id):
   elsewhere; M06 iron ore and cows add paper.
 
 Measured on the embedded server in the small ``sandbox`` world (docs/skills.md has the table): Diamond
-completes in 6 of 7 kinds, Iron Armor in M02-M04, Enchantment in M02; every other cell stops for lack
+completes in 6 of 7 kinds, Iron Armor in M02-M04, Enchantment in M02 and M06; every other cell stops for lack
 of resources in that world (3 iron ores, 2 diamond ores, 2 obsidian), not of the route. The routes in the
 catalogue worlds (which need ``explore``/``dig_down`` searches the sandbox never exercises) are unproven.
 """

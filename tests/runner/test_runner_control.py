@@ -77,6 +77,20 @@ async def test_embedded_episode_controls_go_over_rcon(worlds, tmp_path) -> None:
     }
 
 
+@pytest.mark.slow
+@pytest_twisted.ensureDeferred
+async def test_child_process_episode_controls_go_over_rcon(worlds, tmp_path) -> None:
+    # The child reports only its game port: the runner chose the RCON port and password itself.
+    settings = RunnerSettings(worlds_dir=worlds, build_missing=False, work_dir=tmp_path, server="child")
+    runner = EpisodeRunner(settings)
+    record = await runner.run(scripted_identity(None, budget=1))
+    assert record.infrastructure_faults == [], record.infrastructure_faults
+    assert record.controls == Controls()
+    notes = runner.last_notes
+    assert notes is not None and notes.server == "child" and notes.controls_via == "rcon"
+    assert ("experience query agent levels", "agent has 100 experience levels") in notes.rcon_log
+
+
 @pytest_twisted.ensureDeferred
 async def test_vanilla_fault_record_names_the_missing_jar(worlds, tmp_path) -> None:
     settings = RunnerSettings(

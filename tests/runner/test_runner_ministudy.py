@@ -11,10 +11,14 @@ report's Markdown, CSV and PNG files.
 
 Then the same grid runs in-process through the Ray executor on a local Ray (``num_cpus=2``) and its
 records must equal the local ones apart from timings (``ministudy_support.without_timings`` lists the
-excluded fields and why).
+excluded fields and why). One known nondeterminism is split out instead of failing the test: how many
+grass blocks the path follower digs on the way to the logs (2 or 3 in the same action, seen once in five
+runs; ``ministudy_support.split_collateral``). It is compared too and reported as a ``UserWarning``; every
+other field — calls, σ, statuses, completed counts, target drops, S_k, encounters, outcome — must match.
 
-Cost (measured on the shared 2-core machine): one episode ≈ 37 s (its first action mines 6 logs,
-~670 ticks at 20 t/s); the local study ≈ 2 rounds + the resumed episode(s), the Ray study 2 rounds.
+Cost (measured on the shared 2-core machine, ``--durations``): one episode ≈ 37 s (its first action mines
+6 logs, ~670 ticks at 20 t/s); the killed + resumed local study with its report ≈ 80 s (fixture setup),
+the Ray study ≈ 80-85 s; ≈ 165 s for the file.
 """
 
 from __future__ import annotations
@@ -118,7 +122,7 @@ def test_killed_study_resumes_to_exactly_the_grid(local_study: LocalStudy) -> No
     scan = scan_results(local_study.run_dir / "results.jsonl")
     assert sorted(scan.final()) == ids
     assert scan.duplicates == [] and all(len(v) == 1 for v in scan.attempts.values())
-    assert scan.bad_lines == []  # the kill fell between records: no partial line to skip
+    assert scan.bad_lines == []  # one os.write per record (store.py): a SIGKILL leaves no partial line
 
 
 def test_every_record_is_valid_and_shows_the_rule(local_study: LocalStudy) -> None:

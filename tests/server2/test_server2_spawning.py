@@ -2,8 +2,8 @@
 world: spawns happen only every 400 ticks, only while ``doMobSpawning`` is true (changed live), only on
 valid spots (checked here against the save's own blocks and stored sky light, not through the spawner's
 helpers), never within 24 blocks of a player or the world spawn, up to the creature cap; the same seeds
-spawn the same cows; spawned cows behave like saved ones; and the spawn packets reach our body over a
-real connection.
+spawn the same cows; spawned cows behave like saved ones; and the spawn packets reach our body and
+Mineflayer over a real connection.
 """
 
 from __future__ import annotations
@@ -276,40 +276,58 @@ def test_spawned_cow_wanders_is_hit_dies_and_drops_loot(world2: Path, sandbox2_i
     assert cow.health == 0
     kills = [e for e in game.rules.evaluator.events() if e.kind == "kill"]
     assert kills and kills[-1].detail["entity"] == "minecraft:cow"
+    # its loot table (1-3 beef, always) popped out as items, or is already in the hunter's inventory
+    beef = facts.item_id("beef")
+    dropped = sum(it.count for it in game.items.values() if it.item == beef)
+    held = sum(s[1] for s in hunter.inventory.slots if s and s[0] == beef)
+    assert 1 <= dropped + held <= 3
     for _ in range(25):
         game.tick()
     assert eid not in game.rules.mobs.cows
     assert any(q.entity_ids == [eid] for q in hunter.packets("destroy_entities"))
 
 
-@pytest_twisted.ensureDeferred
-async def test_spawned_cows_reach_the_body(sandbox2_template: Path, tmp_path: Path) -> None:
-    from mirrorcraft.mcproto_body import Body, BodyConfig
+def _start_server(sandbox2_template: Path, tmp_path: Path) -> Any:
     from mirrorcraft.server.embedded import EmbeddedServer
 
     world = tmp_path / "world"
     shutil.copytree(sandbox2_template, world)
-    server = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=200, view_distance=4, episode_seed=3))
+    server = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=200, view_distance=4, episode_seed=10))
     server.start()
-    body = Body(BodyConfig(port=server.port, username="herder", view_distance=4))
+    return server
+
+
+async def _first_spawn(game: Game, timeout: float = 60.0) -> dict[int, Any]:
+    """Wait (at the server's accelerated rate) for the first spawn cycle that spawned cows; the new cows."""
+    from twisted.internet import reactor
+
+    known = set(game.rules.mobs.cows)
     spawned: defer.Deferred = defer.Deferred()
 
     def on_event(event: str, data: dict) -> None:
         if event == "mobs_spawned" and not spawned.called:
             spawned.callback(data)
 
+    game.listeners.append(on_event)
+    spawned.addTimeout(timeout, reactor)
+    try:
+        await spawned
+    finally:
+        game.listeners.remove(on_event)
+    return {eid: c for eid, c in game.rules.mobs.cows.items() if eid not in known}
+
+
+@pytest_twisted.ensureDeferred
+async def test_spawned_cows_reach_the_body(sandbox2_template: Path, tmp_path: Path) -> None:
+    from mirrorcraft.mcproto_body import Body, BodyConfig
+
+    server = _start_server(sandbox2_template, tmp_path)
+    body = Body(BodyConfig(port=server.port, username="herder", view_distance=4))
     try:
         await body.connect()
         assert await body.wait_chunks(radius=2, timeout=20)
-        game = server.game
-        known = set(game.rules.mobs.cows)
-        game.listeners.append(on_event)
-        from twisted.internet import reactor
-
-        spawned.addTimeout(60, reactor)
-        await spawned
+        new = await _first_spawn(server.game)
         await body.sleep(0.3)
-        new = {eid: c for eid, c in game.rules.mobs.cows.items() if eid not in known}
         assert new
         me = body.movement.position
         for eid, cow in new.items():
@@ -320,4 +338,23 @@ async def test_spawned_cows_reach_the_body(sandbox2_template: Path, tmp_path: Pa
             assert math.dist(seen.position, me) > 20.0
     finally:
         await body.disconnect()
+        await defer.maybeDeferred(server.stop)
+
+
+@pytest_twisted.ensureDeferred
+async def test_spawned_cows_reach_mineflayer(sandbox2_template: Path, tmp_path: Path, spawn_bot2) -> None:
+    from twisted.internet import reactor, task
+
+    server = _start_server(sandbox2_template, tmp_path)
+    try:
+        bot = await spawn_bot2(server.port, "drover")
+        new = await _first_spawn(server.game)
+        await task.deferLater(reactor, 0.3, lambda: None)
+        assert new
+        cows = {c["id"]: c["pos"] for c in (await bot.cmd("cows"))["cows"]}
+        for eid, cow in new.items():
+            assert eid in cows, (eid, sorted(cows))
+            pos = cows[eid]
+            assert math.dist((pos["x"], pos["y"], pos["z"]), cow.pos) < 1.5
+    finally:
         await defer.maybeDeferred(server.stop)
