@@ -32,9 +32,9 @@ Vanilla behaviour followed (wiki.vg "Protocol" 1.19.2 for packets, the Minecraft
   client sends ``client_command`` 0 (``respawn`` packet, position, abilities, inventory, health). Items
   vanish; cows die with the death animation and their loot table rolled without a killer.
 * game rules: all 36 are stored. Honoured: ``doDaylightCycle``, ``doWeatherCycle``, ``keepInventory``,
-  ``sendCommandFeedback`` (by the executor). Stored only (the server has no such mechanic): the rest,
-  including ``doMobSpawning`` (no natural spawning; cows come from the save) and ``randomTickSpeed``
-  (no random ticks: crops do not grow).
+  ``sendCommandFeedback`` (by the executor), ``doMobSpawning`` (natural cow spawning,
+  ``server/spawning.py``). Stored only (the server has no such mechanic): the rest, including
+  ``randomTickSpeed`` (no random ticks: crops do not grow).
 * admin state (time, weather, rules, difficulty, game modes, effects) is not written to ``level.dat`` by
   ``save-all``: an episode always starts from a fresh copy of its world.
 """

@@ -292,7 +292,9 @@ def _start_server(sandbox2_template: Path, tmp_path: Path) -> Any:
 
     world = tmp_path / "world"
     shutil.copytree(sandbox2_template, world)
-    server = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=200, view_distance=4, episode_seed=10))
+    server = EmbeddedServer(
+        ServerConfig(world=world, port=0, tick_rate=200, view_distance=4, episode_seed=10)
+    )
     server.start()
     return server
 
