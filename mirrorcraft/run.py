@@ -64,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     from mirrorcraft.datapacks.cli import add_datapacks_parser
     from mirrorcraft.debug.proxy import add_proxy_parser
     from mirrorcraft.server.cli import add_serve_parser
+    from mirrorcraft.skills.cli import add_check_parser
     from mirrorcraft.study.episode_cli import add_episode_parser
     from mirrorcraft.study.report_cli import add_report_parser, add_study_parser
     from mirrorcraft.worlds.cli import add_worlds_parser
@@ -75,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_study_parser(sub)
     add_report_parser(sub)
     add_proxy_parser(sub)
+    add_check_parser(sub)
     return parser
 
 

@@ -253,7 +253,8 @@ class SkillContext:
                 target.position[1],
                 math.floor(target.position[2]) + 0.5,
             )
-            await self.body.walk_straight(spot, tolerance=0.2, timeout=max(0.5, min(4.0, end - self.now())))
+            walk = max(10 / self.tick_rate, min(80 / self.tick_rate, end - self.now()))  # 10..80 ticks
+            await self.body.walk_straight(spot, tolerance=0.2, timeout=walk)
             await self.sleep(max(0.03, 6 / self.tick_rate))  # the pickup happens on a server tick
             if target.id in self.body.entities.by_id:
                 skipped.add(target.id)
