@@ -1,15 +1,11 @@
-"""The default job of ``python -m mirrorcraft.run`` (no command).
+"""Step 1 of the default job of ``python -m mirrorcraft.run`` (no command): the paired worlds' integrity.
 
-Why this exists: the README promises that one command, on a fresh machine and with no API key, runs the
-main job. The main job is meant to be a paired evaluation (the scripted agent plays Diamond in ``plains-1`` and
-its six Mirror copies). Until the episode runner exists, this runs the most complete chain that does exist and
-says so plainly at the top of its output:
+Why this exists: the paper runs integrity and reachability controls before any evaluation. The default job does
+the same before its paired evaluation (step 2, ``mirrorcraft.study.episode_cli.run_default_job``):
 
 1. build the Vanilla world ``plains-1`` and its six Mirror copies (real Anvil saves + compiled rule packs);
 2. check every pair: the Mirror copy differs from its Vanilla save only by its rule pack;
-3. audit each rule pack statically and check that every task stays reachable under each suite;
-4. serve ``plains-1`` on the embedded server and let the pure-Python body join it and report what it sees
-   (when the server and body are available in this build).
+3. audit each rule pack statically and check that every task stays reachable under each suite.
 
 Everything it writes goes under ``out_dir`` (default ``runs/demo``); it prints where.
 """
@@ -39,9 +35,7 @@ def run_demo(out_dir: Path, radius_blocks: int = DEMO_RADIUS) -> int:
 
     console = Console()
     console.print(
-        "[bold]MirrorCraft default job[/bold] — the episode runner is not built yet, so this runs the most "
-        "complete chain that exists: paired worlds, rule packs, integrity and reachability checks"
-        " (see README 'Status')."
+        "[bold]MirrorCraft default job, step 1/2[/bold]: paired worlds, rule packs, integrity and reachability checks"
     )
     out_dir = Path(out_dir)
     worlds_dir = out_dir / "worlds"

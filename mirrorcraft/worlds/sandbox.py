@@ -55,16 +55,27 @@ SIZE = (2 * CHUNK_RADIUS + 1) * 16
 PIT = (13, 5, 19, 11)  # x0, z0, x1, z1 inclusive: the pit interior
 PIT_FLOOR_Y = 57  # top solid block of the pit floor
 POOL = (-2, 13, 2, 16)  # x0, z0, x1, z1 inclusive: water surface
+# The first entries are the original layout (other tests use e.g. ``ores["iron_ore"][0]``); the rest were
+# added so every scripted route has margin under every suite (docs/anvil.md "sandbox"): M01 needs 12 raw
+# iron for iron boots and 9 for an iron pickaxe, Enchantment 5 diamonds and 4 obsidian.
+_WEST_IRON = [(12, y, z) for z in range(6, 12) for y in (58, 59)]  # west wall, facing the pit
 ORES: dict[str, list[tuple[int, int, int]]] = {
-    "coal_ore": [(20, 59, 7), (20, 60, 7), (20, 59, 8), (20, 58, 9)],
-    "iron_ore": [(20, 58, 10), (20, 59, 11), (20, 58, 11)],
-    "lapis_ore": [(15, 58, 12), (16, 58, 12), (16, 59, 12)],
-    "obsidian": [(15, 57, 8), (16, 57, 8)],
-    "diamond_ore": [(17, 55, 9), (17, 55, 10)],
+    "coal_ore": [(20, 59, 7), (20, 60, 7), (20, 59, 8), (20, 58, 9)]
+    + [(20, 60, 8), (20, 59, 9), (20, 60, 9), (20, 59, 10)],
+    "iron_ore": [(20, 58, 10), (20, 59, 11), (20, 58, 11)] + _WEST_IRON,
+    "lapis_ore": [(15, 58, 12), (16, 58, 12), (16, 59, 12)] + [(17, 58, 12), (17, 59, 12)],
+    "obsidian": [(15, 57, 8), (16, 57, 8)] + [(15, 57, 9), (16, 57, 9), (14, 57, 8), (14, 57, 9)],
+    # two buried two blocks under the floor (mined by tunnelling), four set in the floor
+    "diamond_ore": [(17, 55, 9), (17, 55, 10)] + [(13, 57, 10), (13, 57, 11), (19, 57, 9), (19, 57, 10)],
 }
 N_TREES = 5
 TREE_RADIUS = 18  # trees stand 6..18 blocks (horizontally) from spawn
-CANE_SPOTS = [(-3, 14, 3), (-3, 15, 2), (3, 14, 2), (0, 17, 3), (1, 12, 2)]  # (x, z, height) on the rim
+CANE_SPOTS = [(-3, 14, 3), (-3, 15, 2), (3, 14, 2), (0, 17, 3), (1, 12, 2)] + [
+    (-3, 16, 3),
+    (3, 15, 3),
+    (-1, 12, 3),
+    (2, 17, 3),
+]  # (x, z, height) on the rim
 COW_SPOTS = [(3.5, 2.5), (5.5, 0.5), (1.5, 4.5), (10.5, -1.5)]
 
 PALETTE: list[BlockState] = [
