@@ -22,10 +22,10 @@ def test_version_and_help() -> None:
         assert command in helptext
 
 
-def test_default_job_runs_and_passes_its_checks(tmp_path: Path) -> None:
+def test_default_job_checks_worlds_then_runs_the_paired_evaluation(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     proc = subprocess.run(
-        [sys.executable, "-m", "mirrorcraft.run", "--out", str(out)],
+        [sys.executable, "-m", "mirrorcraft.run", "--out", str(out), "--budget", "1", "--workers", "2"],
         capture_output=True,
         text=True,
         cwd=REPO_ROOT,
@@ -38,3 +38,14 @@ def test_default_job_runs_and_passes_its_checks(tmp_path: Path) -> None:
     for suite, result in summary["suites"].items():
         assert result["pair_ok"] and result["audit_ok"] and result["accepted"], (suite, result)
     assert (out / "worlds" / "mirror" / "plains-1" / "M03" / "datapacks" / "mirrorcraft_rules.zip").is_file()
+    # Step 2: the paired evaluation on the embedded server — one record per world, a report and plots.
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines() if line.strip()]
+    worlds = sorted(
+        r["identity"]["world"] + ("/" + r["identity"]["suite"] if r["identity"]["suite"] else "")
+        for r in lines
+    )
+    assert worlds == ["plains-1"] + [f"plains-1/M0{i}" for i in range(1, 7)], worlds
+    assert all(not r["infrastructure_faults"] for r in lines)
+    assert all(len(r["trajectory"]) == 1 for r in lines)
+    assert (out / "report" / "report.md").is_file() and (out / "report" / "rie_by_suite.png").is_file()
+    assert "RIE (Vanilla" in proc.stdout
