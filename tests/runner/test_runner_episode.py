@@ -67,7 +67,7 @@ async def test_scripted_diamond_episode_gives_a_complete_record(worlds, tmp_path
     saved = json.loads((tmp_path / "eps" / f"{record.episode_id}.json").read_text())
     assert read_record(saved["record"]) == record
     notes = saved["run_notes"]
-    assert notes["server"] == "embedded" and notes["controls_via"] == "server_config"
+    assert notes["server"] == "embedded" and notes["controls_via"] == "rcon"
     assert notes["barrier"] == {"ticks": 2} and notes["agent_registry_id"] == "scripted"
     assert notes["server_ticks"] > 0 and notes["port"] == servers[0].port
     assert list(tmp_path.glob("ep-*")) == []  # world copy removed
