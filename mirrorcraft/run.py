@@ -76,7 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--workers", type=int, default=2, help="default job: parallel episodes (default 2)")
     parser.add_argument(
-        "--tick-rate", type=float, default=20.0, help="default job: server ticks/s (default 20)"
+        "--tick-rate",
+        type=float,
+        default=100.0,
+        help="default job: server ticks/s (default 100: accelerated)",
     )
     parser.set_defaults(handler=cmd_default)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
