@@ -30,8 +30,16 @@ furnace, placed nearby), fuel, or a block in view (exploring or digging down whe
   absent until it explores or digs; ``no_workstation`` forgets the placed station; a method failing 3
   times in a row is dropped.
 
+* Getting unstuck: a station that fails with ``no_workstation`` is forgotten without counting against
+  the recipe, walked to once (``go_to`` its nearest seen position), then placed anew; a refused
+  ``place`` is followed by ``recover``; unreachable stone triggers a short ``dig_down``; after a failed
+  move, ``recover`` / a short ``dig_down`` / ``explore any`` alternate.
+
+End-to-end (tests/agents/test_agents_scripted_e2e.py): Diamond in the sandbox, Iron Armor and Diamond
+in ``plains-1`` (slow tier), Vanilla only, at 100 ticks/s within the 50-action budget.
+
 Partial: exploration is a fixed compass cycle and digging targets fixed heights (no memory of where
-resources were seen); the end-to-end check on the embedded server needs the skills layer (not built yet).
+resources were seen); Mirror suites are checked on outcome tables only, not on the server.
 """
 
 from __future__ import annotations
@@ -239,6 +247,7 @@ STOCK_GOALS = {
     "stone_material",
     "sugar_cane",
 }  # efficiency hints, skipped if infeasible
+SHALLOW_BLOCKS = {"stone", "deepslate"}  # found by digging a few blocks down, not by exploring
 DIG_TARGET_Y = {"iron_ore": 16, "coal_ore": 40, "lapis_ore": 0, "diamond_ore": -54, "obsidian": -40}
 
 
@@ -292,6 +301,9 @@ class ScriptedAgent(Agent):
         self.stations_forgotten: set[str] = set()
         self.explore_turn = 0
         self.log: list[str] = []
+        # station block -> failed uses/placements since its last success
+        self.station_trouble: dict[str, int] = {}
+        self.move_failures = 0  # explore/go_to failures in a row (stuck: recover, dig, turn)
 
     def observe(self, observation: Observation) -> None:
         """Learn from the outcome of our own previous call (inventory delta and report)."""
@@ -303,12 +315,26 @@ class ScriptedAgent(Agent):
             return
         p, self.pending = self.pending, None
         report = last.report
-        if last.call.name in {"explore", "dig_down"}:
-            self.absent.clear()
+        ok = report.status != "failure"
+        if last.call.name in {"explore", "dig_down", "recover", "go_to"}:
+            if ok or report.completed:
+                self.absent.clear()
+            self.move_failures = 0 if ok else self.move_failures + 1
         if last.call.name == "place":
-            self.stations_forgotten.discard(last.call.args["item"])
+            item = last.call.args["item"]
+            if ok:
+                self.stations_forgotten.discard(item)
+                self.station_trouble.pop(item, None)
+            else:
+                self.station_trouble[item] = self.station_trouble.get(item, 0) + 1
+        if last.call.name == "go_to" and p.target is not None and ok:
+            self.stations_forgotten.discard(p.target)  # walked up to the station seen: try it again
         if p.method is None:
             return
+        if ok and last.call.name in {"craft_grid", "smelt"}:
+            used = self._station_of(last.call)
+            if used is not None:
+                self.station_trouble.pop(used, None)
         m = p.method
         if report.status == "failure":
             self._on_failure(m, last.call, report.reason.value if report.reason else "other")
@@ -339,6 +365,14 @@ class ScriptedAgent(Agent):
 
     # -- learning -------------------------------------------------------------------------------------
     def _on_failure(self, m: Method, call: SkillCall, reason: str) -> None:
+        if reason == "no_workstation":
+            # the station failed, not the method: forget that station (placed again or walked to)
+            station = self._station_of(call)
+            stations = {station} if station else {M + "crafting_table", M + "furnace", M + "blast_furnace"}
+            self.stations_forgotten |= stations
+            for st in stations:
+                self.station_trouble[st] = self.station_trouble.get(st, 0) + 1
+            return
         self.failures[m.id] = self.failures.get(m.id, 0) + 1
         if self.failures[m.id] >= self.settings.max_method_failures:
             self.dropped.add(m.id)
@@ -348,8 +382,14 @@ class ScriptedAgent(Agent):
             self.tool_need[block] = max(self.tool_need.get(block, m.tool), m.tool) + 1
         elif reason in {"not_found", "unreachable"} and call.name in {"mine", "attack"}:
             self.absent.add(call.args.get("block") or call.args.get("mob"))
-        elif reason == "no_workstation":
-            self.stations_forgotten |= {M + "crafting_table", M + "furnace", M + "blast_furnace"}
+
+    @staticmethod
+    def _station_of(call: SkillCall) -> str | None:
+        if call.name == "craft_grid":
+            return M + "crafting_table" if call.args.get("workstation") == "crafting_table" else None
+        if call.name == "smelt":
+            return M + str(call.args.get("device", "furnace"))
+        return None
 
     def _learn_method(
         self, item: str, per: float, used: dict[str, float], call: SkillCall, src: Method
@@ -555,11 +595,32 @@ class ScriptedAgent(Agent):
     def _station(
         self, resource: str, depth: int, seen: frozenset[str]
     ) -> tuple[SkillCall, Method | None, str | None] | None:
+        """Get a usable station: walk to one seen that failed to open, else place one, else make one.
+
+        A station seen but not usable (``no_workstation``: out of reach from here) is walked to once; a
+        refused placement is followed by ``recover`` (a hole or an enclosure) before placing again.
+        """
         assert self.obs is not None
+        blocks = [M + "furnace", M + "blast_furnace"] if resource == "smelter" else [M + resource]
+        for block in blocks:
+            trouble = self.station_trouble.get(block, 0)
+            seen_at = next((b for b in self.obs.nearby_blocks if b.block == block), None)
+            if block in self.stations_forgotten and seen_at is not None and trouble == 1:
+                self.station_trouble[block] = trouble + 1
+                pos = seen_at.nearest
+                return SkillCall.create("go_to", {"x": pos.x, "y": pos.y, "z": pos.z}), None, block
         held = [s.item for s in self.obs.inventory if matches(resource, s.item)]
         if held:
-            return SkillCall.create("place", {"item": sorted(held)[0], "use": "workstation"}), None, None
+            item = sorted(held)[0]
+            if self.station_trouble.get(item, 0) % 3 == 2 and self.move_failures < 2:
+                self.station_trouble[item] += 1
+                return self._unstick(), None, None
+            return SkillCall.create("place", {"item": item, "use": "workstation"}), None, None
         return self._obtain(resource, 1, depth + 1, seen)
+
+    def _unstick(self) -> SkillCall:
+        """One action to get out of a hole or enclosure: ``recover``, else a short dig down."""
+        return SkillCall.create("recover", {})
 
     def _search(self, blocks: tuple[str, ...]) -> tuple[SkillCall, Method | None, str | None]:
         assert self.obs is not None
@@ -568,9 +629,22 @@ class ScriptedAgent(Agent):
                    if b.removeprefix(M).removeprefix("deepslate_") in DIG_TARGET_Y]  # fmt: skip
         if targets and y - 3 > targets[0]:
             return SkillCall.create("dig_down", {"target_y": max(targets[0], y - 32, -59)}), None, None
+        if any(b.removeprefix(M) in SHALLOW_BLOCKS for b in blocks) and y > -50:
+            # stone lies under the soil nearly everywhere: a short staircase down exposes it
+            return SkillCall.create("dig_down", {"target_y": y - 6}), None, None
         return self._explore(), None, None
 
     def _explore(self) -> SkillCall:
+        """Explore (compass cycle); after failed moves, alternate ``recover`` and a short ``dig_down``."""
+        assert self.obs is not None
+        if self.move_failures >= 1:
+            phase = self.move_failures % 3
+            if phase == 1:
+                return self._unstick()
+            if phase == 2 and self.obs.position.y > -50:
+                return SkillCall.create("dig_down", {"target_y": int(self.obs.position.y) - 4})
+            dist = self.settings.explore_distance
+            return SkillCall.create("explore", {"direction": "any", "distance": dist})
         directions = ("north", "east", "south", "west")
         d = directions[self.explore_turn % 4]
         self.explore_turn += 1

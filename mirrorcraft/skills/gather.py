@@ -143,7 +143,7 @@ class Mine(BaseSkill):
             if res.block == wanted:
                 progress.completed += 1
         await ctx.body.walk_straight(dest, 0.25, timeout=3.0)
-        await ctx.sleep(0.4)  # fall into the step; pick up what lies there
+        await ctx.sleep(max(0.05, 8 / ctx.tick_rate))  # 8 ticks: fall into the step; pick up what lies there
         return True
 
     async def _tunnel(
@@ -231,12 +231,12 @@ class Collect(BaseSkill):
                 ok = await ctx.body.walk_straight(
                     spot, tolerance=0.25, timeout=min(8.0, self.time_left(deadline))
                 )
-                await ctx.sleep(0.3)
+                await ctx.sleep(max(0.03, 6 / ctx.tick_rate))  # the pickup happens on a server tick
                 if target.id in ctx.body.entities.by_id and not ok:
                     skipped.add(target.id)
                 elif target.id in ctx.body.entities.by_id:
                     # standing on it but not picked up (inventory full or pickup delay): wait a little once
-                    await ctx.sleep(1.0)
+                    await ctx.sleep(max(0.1, 20 / ctx.tick_rate))  # 20 ticks
                     if target.id in ctx.body.entities.by_id:
                         skipped.add(target.id)
         finally:
@@ -296,7 +296,7 @@ class Attack(BaseSkill):
                     break
                 continue
             progress.completed += 1
-            await ctx.sleep(0.5)  # loot spawns with the death animation
+            await ctx.sleep(max(0.05, 10 / ctx.tick_rate))  # loot spawns with the death animation (10 ticks)
             await ctx.collect_near(last_pos, radius=5.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
         if progress.completed < 1:
             raise SkillFailed(FailureReason.TIMEOUT, f"no {args.mob} died before the limit")

@@ -96,7 +96,7 @@ class Place(BaseSkill):
             self.check_time(deadline)
             if args.use == "pour":
                 ctx.body.placer.use_on((target[0], target[1] - 1, target[2]), 1)
-                await ctx.sleep(0.6)
+                await ctx.sleep(max(0.05, 12 / ctx.tick_rate))  # 12 ticks for the fluid to flow
                 after = ctx.block(target)
                 if after not in AIR_NAMES:
                     progress.completed = 1
@@ -199,7 +199,7 @@ class Eat(BaseSkill):
         before = have.get(choice, 0)
         food_before = body.health.food
         body.conn.send(UseItem(hand=0, sequence=body.conn.next_sequence()))
-        end = min(deadline, ctx.now() + (EAT_TICKS + 10) / 20.0)
+        end = min(deadline, ctx.now() + (EAT_TICKS + 10) / ctx.tick_rate)
         while ctx.now() < end:
             await ctx.sleep(0.1)
             if ctx.inventory().get(choice, 0) < before:

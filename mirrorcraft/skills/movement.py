@@ -178,7 +178,7 @@ class DigDown(BaseSkill):
                     continue
                 if not await body.walk_straight((x + dx + 0.5, y - 1, z + dz + 0.5), 0.25, timeout=3.0):
                     continue
-                await ctx.sleep(0.4)  # fall into the step
+                await ctx.sleep(max(0.05, 8 / ctx.tick_rate))  # fall into the step (8 ticks)
                 order = [name] + [d for d in order if d != name]
                 step_done = True
                 break

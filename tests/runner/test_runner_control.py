@@ -4,8 +4,9 @@ A real short episode on the embedded server (scripted agent, budget 1): the cont
 server's RCON socket (the run notes keep every command and reply), the record's controls are what the
 server read back (equal to ``Controls()``), and the body — which only sees packets — has the effects and
 XP level 100 the controls ask for. No vanilla jar exists here, so the vanilla path is tested through its
-error messages (``serve``/``episode``/``study --server vanilla``); a ``real_server`` test plays one short
-episode on the user's jar when ``MIRRORCRAFT_SERVER_JAR`` is set.
+error messages (``serve``/``episode``/``study --server vanilla``) and with Python standing in for java (a
+real process that exits at once: folder preparation and the exit report); a ``real_server`` test plays one
+short episode on the user's jar when ``MIRRORCRAFT_SERVER_JAR`` is set.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from mirrorcraft.study.runner import EpisodeRunner, RunnerSettings, vanilla_pref
 
 @pytest.fixture(scope="module")
 def worlds(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_worlds(tmp_path_factory.mktemp("runner-control-worlds"), ["plains-1"])
+    return build_worlds(tmp_path_factory.mktemp("runner-control-worlds"), ["plains-1", "plains-1/M03"])
 
 
 @pytest_twisted.ensureDeferred
@@ -154,6 +155,56 @@ def test_vanilla_cli_error_paths(command, tmp_path) -> None:
         assert res.stderr.startswith(f"{command}: ") and expected in res.stderr, (extra, res.stderr)
     # Nothing was prepared or run: no server folder, no episode output, no run folder.
     assert sorted(p.name for p in tmp_path.iterdir()) == ["server.jar"]
+
+
+def test_serve_vanilla_prepares_the_folder_and_reports_a_server_that_exits(tmp_path) -> None:
+    # Python stands in for java (a real process, not a game): it refuses `-Xmx2G -jar ... nogui` and exits,
+    # so the prepared folder and the launch/exit report are checked without a Minecraft jar.
+    jar = tmp_path / "server.jar"
+    jar.write_bytes(b"PK\x05\x06" + bytes(18))
+    srv = tmp_path / "srv"
+    res = subprocess.run(
+        [sys.executable, "-m", "mirrorcraft.run", "serve", "--world", "sandbox", "--server", "vanilla",
+         "--server-jar", str(jar), "--accept-eula", "--java", sys.executable, "--server-dir", str(srv),
+         "--ready-timeout", "30"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        env=dict(os.environ, MIRRORCRAFT_CACHE=str(tmp_path / "cache")),
+    )  # fmt: skip
+    assert res.returncode == 1, (res.stdout, res.stderr)
+    assert "serve: server exited with code" in res.stderr and "before it was ready" in res.stderr
+    from mirrorcraft.server.vanilla import parse_properties
+
+    props = parse_properties((srv / "server.properties").read_text())
+    assert props["enable-rcon"] == "true" and props["online-mode"] == "false" and props["rcon.password"]
+    assert (srv / "eula.txt").read_text().strip().endswith("eula=true")
+    assert (srv / "world" / "level.dat").is_file()
+
+
+@pytest_twisted.ensureDeferred
+async def test_vanilla_server_that_exits_is_a_server_error_fault(worlds, tmp_path) -> None:
+    jar = tmp_path / "server.jar"
+    jar.write_bytes(b"PK\x05\x06" + bytes(18))
+    settings = RunnerSettings(
+        worlds_dir=worlds,
+        build_missing=False,
+        work_dir=tmp_path,
+        server="vanilla",
+        server_jar=jar,
+        accept_eula=True,
+        java=sys.executable,  # exits at once on `-Xmx2G -jar server.jar nogui`
+        vanilla_ready_timeout=30,
+        keep_world=True,
+    )
+    runner = EpisodeRunner(settings)
+    record = await runner.run(scripted_identity("M03", budget=1))
+    (fault,) = record.infrastructure_faults
+    assert fault.kind == "server_error" and "server exited with code" in fault.message, fault.message
+    assert record.evaluator == "rcon" and record.controls == Controls()
+    assert runner.last_notes is not None and runner.last_notes.controls_via == "none"
+    # The server folder was prepared from the Mirror copy: its rule pack came along, RCON was configured.
+    (server_dir,) = tmp_path.glob("ep-*/server")
+    assert (server_dir / "world" / "datapacks" / "mirrorcraft_rules.zip").is_file()
+    assert "enable-rcon=true" in (server_dir / "server.properties").read_text()
 
 
 @pytest.mark.real_server

@@ -229,13 +229,17 @@ def test_sigkill_mid_run_then_resume_gives_exactly_the_grid(grid: StudyGrid, gri
     assert all(len(v) == 1 for v in scan.attempts.values()) and scan.duplicates == []
 
 
-def test_cli_study_refuses_without_an_episode_runner(tmp_path: Path, capsys):
+def test_cli_study_dry_run_and_a_bad_episode_fn_is_refused(tmp_path: Path, capsys):
+    """``--dry-run`` lists the grid; an unusable ``--episode-fn`` fails clearly and writes nothing. (Without
+    ``--episode-fn`` the study uses the real runner, exercised by tests/runner/test_runner_ministudy.py.)"""
     assert cli_main(["study", "smoke", "--dry-run", "--list", "3"]) == 0
     out = capsys.readouterr().out
     assert "grid smoke: 3 episodes" in out and "plains-1/M01" in out
-    assert cli_main(["study", "smoke", "--run-dir", str(tmp_path / "r")]) == 2
-    assert "episode runner is not connected" in capsys.readouterr().err
-    assert not (tmp_path / "r").exists()
+    run_dir = tmp_path / "r"
+    args = ["study", "smoke", "--run-dir", str(run_dir), "--episode-fn", "mirrorcraft.study.runner:no_such_fn"]
+    assert cli_main(args) == 1
+    assert "has no attribute 'no_such_fn'" in capsys.readouterr().err
+    assert not run_dir.exists()
 
 
 def test_progress_bar_shows_eta_and_live_score(tmp_path: Path):
