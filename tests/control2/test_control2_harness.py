@@ -2,8 +2,8 @@
 sets up its scene only with op commands typed in chat (``/gamemode``, ``/give``, ``/clear``, ``/fill``,
 ``/setblock``, ``/tp``, ``/gamerule``, ``/kill``) and a creative inventory slot, then digs, builds, crafts
 (2x2 grid), smelts (furnace) and enchants as vanilla players do, and dies and respawns with
-``keepInventory``. Chests are not covered: the embedded server has no chest container yet
-(docs/fidelity.md). Every check reads what the *client* received, plus the server's view where useful.
+``keepInventory``. Chest use by the same kind of harness is in ``test_control2_chest_harness.py``.
+Every check reads what the *client* received, plus the server's view where useful.
 """
 
 from __future__ import annotations
