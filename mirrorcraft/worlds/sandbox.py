@@ -65,8 +65,11 @@ ORES: dict[str, list[tuple[int, int, int]]] = {
     "iron_ore": [(20, 58, 10), (20, 59, 11), (20, 58, 11)] + _WEST_IRON,
     "lapis_ore": [(15, 58, 12), (16, 58, 12), (16, 59, 12)] + [(17, 58, 12), (17, 59, 12)],
     "obsidian": [(15, 57, 8), (16, 57, 8)] + [(15, 57, 9), (16, 57, 9), (14, 57, 8), (14, 57, 9)],
-    # two buried two blocks under the floor (mined by tunnelling), four set in the floor
-    "diamond_ore": [(17, 55, 9), (17, 55, 10)] + [(13, 57, 10), (13, 57, 11), (19, 57, 9), (19, 57, 10)],
+    # two buried two blocks under the floor (mined by tunnelling), six set in the floor: once the floor
+    # around them is broken the buried pair can be out of the mine skill's reach, so the 5 diamonds
+    # Enchantment needs come from the exposed ones
+    "diamond_ore": [(17, 55, 9), (17, 55, 10)]
+    + [(13, 57, 10), (13, 57, 11), (19, 57, 9), (19, 57, 10), (18, 57, 11), (19, 57, 11)],
 }
 N_TREES = 5
 TREE_RADIUS = 18  # trees stand 6..18 blocks (horizontally) from spawn

@@ -41,7 +41,7 @@ def _check(rows: list[RouteResult], tasks: list[TaskId], kinds: list[str]) -> No
     assert not failed, "\n" + format_reachability(rows)
     for r in rows:
         task = TASKS[TaskId(r.task)]
-        assert r.budget == task.budget and 0 < r.actions <= r.budget == len(r.calls)
+        assert r.budget == task.budget and 0 < r.actions == len(r.calls) <= r.budget
         expected = [m.advancement.removeprefix("minecraft:story/") for m in task.milestones]
         # Every milestone of the task was granted and the last one (the task's goal) is among them.
         assert set(expected) <= set(r.milestones), (r.task, r.world, r.milestones)

@@ -118,7 +118,7 @@ def test_ores_within_reach(built) -> None:
     spawn = info.spawn
     # Enough for every scripted route under every suite (docs/anvil.md "sandbox"): M01 smelts raw iron into
     # 3 nuggets, so iron boots take 12 raw iron; Enchantment takes 5 diamonds and 4 obsidian.
-    wanted = {"coal_ore": 8, "iron_ore": 14, "lapis_ore": 5, "diamond_ore": 6, "obsidian": 5}
+    wanted = {"coal_ore": 8, "iron_ore": 14, "lapis_ore": 5, "diamond_ore": 8, "obsidian": 5}
     for name, n in wanted.items():
         found = world.find(name, spawn, REACH)
         assert len(found) >= n, (name, found)
