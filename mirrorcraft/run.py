@@ -20,9 +20,8 @@ from mirrorcraft import MINECRAFT_VERSION, PROTOCOL_1_19, PROTOCOL_1_19_2, __ver
 Handler = Callable[[argparse.Namespace], int]
 
 
-#: Action budget of the default job's episodes: a short slice of the Diamond task (budget 50) so the job
-#: finishes in minutes on 2 cores; ``--budget 50`` runs the full task.
-DEFAULT_JOB_BUDGET = 10
+#: Action budget of the default job's episodes: None = the task's own budget (Diamond: 50 actions).
+DEFAULT_JOB_BUDGET: int | None = None
 
 
 def cmd_default(args: argparse.Namespace) -> int:
@@ -72,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget",
         type=int,
         default=DEFAULT_JOB_BUDGET,
-        help=f"default job: actions per episode (default {DEFAULT_JOB_BUDGET}; the Diamond task's own budget is 50)",
+        help="default job: actions per episode (default: the Diamond task's own budget, 50)",
     )
     parser.add_argument("--workers", type=int, default=2, help="default job: parallel episodes (default 2)")
     parser.add_argument(
