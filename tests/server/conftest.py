@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from twisted.internet import defer, protocol, reactor
+from nodebot import NodeBotProcess
+from twisted.internet import defer, reactor
 
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.embedded import EmbeddedServer
@@ -61,77 +62,11 @@ def server(
     pytest_twisted.blockon(defer.maybeDeferred(srv.stop))
 
 
-class NodeBot(protocol.ProcessProtocol):
-    """A ``tests/node/bot.js`` process: send commands, await replies and events (with timeouts)."""
+class NodeBot(NodeBotProcess):
+    """A ``tests/node/bot.js`` process (see :class:`nodebot.NodeBotProcess`)."""
 
     def __init__(self, name: str) -> None:
-        self.name = name
-        self._buf = b""
-        self._next = 0
-        self._replies: dict[int, defer.Deferred] = {}
-        self.events: list[dict[str, Any]] = []
-        self._event_waiters: list[tuple[str, defer.Deferred]] = []
-        self.stderr = b""
-        self.ended = defer.Deferred()
-
-    def outReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
-        self._buf += data
-        while b"\n" in self._buf:
-            line, self._buf = self._buf.split(b"\n", 1)
-            try:
-                msg = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if "id" in msg and msg["id"] in self._replies:
-                self._replies.pop(msg["id"]).callback(msg)
-            elif "event" in msg:
-                self.events.append(msg)
-                for ev, d in list(self._event_waiters):
-                    if ev == msg["event"]:
-                        self._event_waiters.remove((ev, d))
-                        d.callback(msg)
-
-    def errReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
-        self.stderr += data
-
-    def processEnded(self, reason) -> None:  # noqa: N802 - Twisted API
-        for d in list(self._replies.values()) + [d for _, d in self._event_waiters]:
-            if not d.called:
-                d.errback(
-                    RuntimeError(
-                        f"bot {self.name} ended: events {self.events[-3:]} stderr {self.stderr.decode(errors='replace')[-500:]}"
-                    )
-                )
-        self._replies.clear()
-        self._event_waiters.clear()
-        if not self.ended.called:
-            self.ended.callback(None)
-
-    async def event(self, name: str, timeout: float = 20.0) -> dict[str, Any]:
-        """Wait for an event line (returns at once if it already came)."""
-        for e in self.events:
-            if e["event"] == name:
-                return e
-        d: defer.Deferred = defer.Deferred()
-        self._event_waiters.append((name, d))
-        d.addTimeout(timeout, reactor)
-        return await d
-
-    async def cmd(self, cmd: str, timeout: float = 20.0, **args: Any) -> dict[str, Any]:
-        """Send a command and await its reply."""
-        self._next += 1
-        d: defer.Deferred = defer.Deferred()
-        self._replies[self._next] = d
-        self.transport.write((json.dumps({"id": self._next, "cmd": cmd, **args}) + "\n").encode())
-        d.addTimeout(timeout, reactor)
-        return await d
-
-    def kill(self) -> None:
-        """Kill the process if it still runs."""
-        try:
-            self.transport.signalProcess("KILL")
-        except Exception:  # noqa: BLE001 - already gone
-            pass
+        super().__init__(name, timeout=20.0)
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from twisted.internet import defer, protocol, reactor
+from nodebot import NodeBotProcess
+from twisted.internet import reactor
 
 
 @pytest.fixture(scope="session")
@@ -44,74 +45,11 @@ def world2(sandbox2_template: Path, tmp_path: Path) -> Path:
 BOT2_JS = Path(__file__).resolve().parent / "node" / "bot2.js"
 
 
-class NodeBot2(protocol.ProcessProtocol):
-    """A ``tests/server2/node/bot2.js`` process: JSON commands in, replies and events out (with timeouts)."""
+class NodeBot2(NodeBotProcess):
+    """A ``tests/server2/node/bot2.js`` process; a failed command raises with the bot's error."""
 
     def __init__(self, name: str) -> None:
-        self.name = name
-        self._buf = b""
-        self._next = 0
-        self._replies: dict[int, defer.Deferred] = {}
-        self.events: list[dict[str, Any]] = []
-        self._waiters: list[tuple[str, defer.Deferred]] = []
-        self.stderr = b""
-
-    def outReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
-        self._buf += data
-        while b"\n" in self._buf:
-            line, self._buf = self._buf.split(b"\n", 1)
-            try:
-                msg = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if "id" in msg and msg["id"] in self._replies:
-                self._replies.pop(msg["id"]).callback(msg)
-            elif "event" in msg:
-                self.events.append(msg)
-                for ev, d in list(self._waiters):
-                    if ev == msg["event"]:
-                        self._waiters.remove((ev, d))
-                        d.callback(msg)
-
-    def errReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
-        self.stderr += data
-
-    def processEnded(self, reason) -> None:  # noqa: N802 - Twisted API
-        err = RuntimeError(
-            f"bot {self.name} ended: {self.events[-3:]} {self.stderr.decode(errors='replace')[-800:]}"
-        )
-        for d in list(self._replies.values()) + [d for _, d in self._waiters]:
-            if not d.called:
-                d.errback(err)
-        self._replies.clear()
-        self._waiters.clear()
-
-    async def event(self, name: str, timeout: float = 30.0) -> dict[str, Any]:
-        for e in self.events:
-            if e["event"] == name:
-                return e
-        d: defer.Deferred = defer.Deferred()
-        self._waiters.append((name, d))
-        d.addTimeout(timeout, reactor)
-        return await d
-
-    async def cmd(self, cmd: str, timeout: float = 30.0, **args: Any) -> dict[str, Any]:
-        """Send a command and await its reply; a failed command raises with the bot's error."""
-        self._next += 1
-        d: defer.Deferred = defer.Deferred()
-        self._replies[self._next] = d
-        self.transport.write((json.dumps({"id": self._next, "cmd": cmd, **args}) + "\n").encode())
-        d.addTimeout(timeout, reactor)
-        res = await d
-        if not res.get("ok"):
-            raise AssertionError(f"bot command {cmd} {args} failed: {res.get('error')}")
-        return res
-
-    def kill(self) -> None:
-        try:
-            self.transport.signalProcess("KILL")
-        except Exception:  # noqa: BLE001 - already gone
-            pass
+        super().__init__(name, timeout=30.0, require_ok=True)
 
 
 @pytest.fixture
