@@ -27,14 +27,15 @@ Vanilla behaviour followed (wiki.vg "Protocol" 1.19.2 for packets, the Minecraft
   instantly without drops and may set inventory slots (``set_creative_slot``); adventure and spectator
   players cannot break blocks. Creative placement still consumes the item (part 1's placement code;
   vanilla does not consume) — a known difference.
-* kill: a player dies (``update_health`` 0, inventory dropped unless ``keepInventory``, effects cleared,
-  experience reset unless ``keepInventory``; no experience orbs) and respawns at the world spawn when the
-  client sends ``client_command`` 0 (``respawn`` packet, position, abilities, inventory, health). Items
-  vanish; cows die with the death animation and their loot table rolled without a killer.
+* kill: a player dies (``update_health`` with health 0, inventory dropped unless ``keepInventory``,
+  effects cleared, experience reset unless ``keepInventory``; no experience orbs) and respawns at the
+  world spawn when the client sends ``client_command`` 0 (``respawn`` packet, position, abilities,
+  inventory, health; a fresh food bar, ``server/food.py``). Items vanish; cows die with the death
+  animation and their loot table rolled without a killer.
 * game rules: all 36 are stored. Honoured: ``doDaylightCycle``, ``doWeatherCycle``, ``keepInventory``,
   ``sendCommandFeedback`` (by the executor), ``doMobSpawning`` (natural cow spawning,
-  ``server/spawning.py``). Stored only (the server has no such mechanic): the rest, including
-  ``randomTickSpeed`` (no random ticks: crops do not grow).
+  ``server/spawning.py``), ``naturalRegeneration`` (``server/food.py``). Stored only (the server has no
+  such mechanic): the rest, including ``randomTickSpeed`` (no random ticks: crops do not grow).
 * admin state (time, weather, rules, difficulty, game modes, effects) is not written to ``level.dat`` by
   ``save-all``: an episode always starts from a fresh copy of its world.
 """
@@ -330,7 +331,8 @@ class ServerAdmin:
         p.health = 0.0
         death = json.dumps({"translate": "death.attack.outOfWorld", "with": [p.display_name]})
         _send(p, cb.DeathCombatEvent(player_id=p.eid, entity_id=-1, message=death))
-        p.send("update_health", wire.update_health(0.0, 20, 5.0))
+        self.game.food.state(p).eating = None
+        p.send("update_health", self.game.food.health_body(p))
         self.game.emit("player_died", player=p.display_name)
 
     def respawn(self, p: PlayerConnection) -> None:
@@ -362,7 +364,8 @@ class ServerAdmin:
         self.game.rules.send_xp(p)
         self._send_time(p)
         self._send_weather(p)
-        p.send("update_health", wire.update_health(p.health, 20, 5.0))
+        self.game.food.reset(p)  # vanilla respawns a new player: food 20, saturation 5
+        p.send("update_health", self.game.food.health_body(p))
         self.game.emit("player_respawned", player=p.display_name)
 
     # ---- serverbound packets (hooks in connection.py) ----------------------------------------------

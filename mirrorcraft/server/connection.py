@@ -194,10 +194,12 @@ class PlayerConnection(ServerProtocol):
         )
 
     def on_use_item(self, pkt: sb.UseItem) -> None:
+        self.game.food.use_item(self, pkt.hand)  # eating (server/food.py); other item uses are not simulated
         self.send("acknowledge_block_changes", wire.acknowledge_block_changes(pkt.sequence))
 
     def on_held_item_slot(self, pkt: sb.HeldItemSlotServerbound) -> None:
         if 0 <= pkt.slot_id <= 8:  # vanilla ignores out-of-range slots; a dig in progress keeps going
+            self.game.food.held_changed(self, pkt.slot_id)  # but eating stops (server/food.py)
             self.inventory.held = pkt.slot_id
 
     def on_window_click(self, pkt: sb.WindowClick) -> None:

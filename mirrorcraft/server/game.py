@@ -15,6 +15,7 @@ Vanilla behaviour followed (wiki.vg "Protocol" 1.19.2 for packets; the Minecraft
   was not already inside. No fall damage (documented choice: Peaceful benchmark, Resistance I).
 * digging: see :mod:`mirrorcraft.server.digging`; a refused finish resends the block to that client;
   every dig/place packet is acknowledged with its sequence.
+* hunger and eating: :mod:`mirrorcraft.server.food` (``game.food``), ticked before the admin state.
 * drops: the block's loot table ``<ns>:blocks/<name>`` from the loaded datapacks (vanilla pack, then the
   save's ``datapacks/``, then extra packs), rolled with a seeded RNG; stacks pop out as item entities.
 """
@@ -108,6 +109,9 @@ class Game:
         from mirrorcraft.server.spawning import NaturalSpawner
 
         self.spawning = NaturalSpawner(self)  # natural cow spawning every 400 ticks (doMobSpawning)
+        from mirrorcraft.server.food import FoodRules
+
+        self.food = FoodRules(self)  # hunger, saturation, exhaustion and eating (server/food.py)
         self.loot: LootTableSet = self.rules.packs.loot
         self._loop: LoopingCall | None = None
 
@@ -158,6 +162,7 @@ class Game:
             self._tick_items()
             self.spawning.tick()  # vanilla spawns in the chunk tick, before the entities tick
             self.rules.tick()
+            self.food.tick()  # before the admin tick: an effect acts on the tick its duration runs out
             self.admin.tick()
             self._broadcast_moves()
             self._keep_alive()
@@ -215,7 +220,7 @@ class Game:
                 wire.entity_effect(p.eid, facts.effect_id(eff.effect), eff.amplifier, EFFECT_DURATION, flags),
             )
         p.send("set_experience", wire.experience(0.0, ctl.xp_level, _total_xp(ctl.xp_level)))
-        p.send("update_health", wire.update_health(p.health, 20, 5.0))
+        p.send("update_health", self.food.health_body(p))  # real food and saturation (server/food.py)
         # player list and entities
         everyone = list(self.players.values()) + [p]
         p.send("player_list_item", wire.player_info_add([(o.uuid, o.display_name, 0) for o in everyone]))
@@ -374,7 +379,8 @@ class Game:
             inv.slots[hand], inv.slots[OFFHAND] = inv.slots[OFFHAND], inv.slots[hand]
             self.send_inventory(p)
             return
-        if status == 5:
+        if status == 5:  # release use item: stops eating (server/food.py)
+            self.food.release(p)
             return
         if self.admin.handle_dig(p, status, pos):  # control plane: creative/adventure/spectator digging
             p.send("acknowledge_block_changes", wire.acknowledge_block_changes(sequence))

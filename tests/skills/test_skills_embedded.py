@@ -4,8 +4,8 @@ Ground truth comes from the server's test hook (``block_at``, ``inventory``, ``p
 never from the body's own view. Each test connects its own player at the world spawn; the module shares
 one server (the world changes as tests mine it, so tests pick targets that remain).
 
-Every skill's success path is proven here except ``eat`` (the server keeps the food bar full, so only
-the refusal is exercised) and ``recover``'s one-block clearing (only the walk out of water is).
+Every skill's success path is proven here; ``eat`` with a hungry player and ``recover``'s one-block clearing
+(the walk out of water is here) are in ``test_skills_eat_recover.py``.
 """
 
 from __future__ import annotations
