@@ -150,7 +150,22 @@ class World:
             return []
         pos = hits + np.array(lo)
         d2 = ((pos - np.array(center)) ** 2).sum(axis=1)
-        return [tuple(int(v) for v in pos[i]) for i in np.argsort(d2, kind="stable")]
+        return [tuple(p) for p in pos[np.argsort(d2, kind="stable")].tolist()]
+
+    def states_at(self, positions: np.ndarray) -> np.ndarray:
+        """States at many block positions (an ``(N, 3)`` int array) at once; :data:`UNLOADED` where unknown.
+
+        Why: skills test thousands of candidate blocks (every stone in range) for exposure; one region
+        read and a fancy index replace thousands of :meth:`state_at` calls.
+        """
+        pos = np.asarray(positions, dtype=np.int64).reshape(-1, 3)
+        if pos.size == 0:
+            return np.zeros(0, dtype=np.uint16)
+        lo = pos.min(axis=0)
+        hi = pos.max(axis=0) + 1
+        reg = self.region(tuple(int(v) for v in lo), tuple(int(v) for v in hi))
+        rel = pos - lo
+        return reg[rel[:, 0], rel[:, 1], rel[:, 2]]
 
     def set_column(self, cx: int, cz: int, blocks: np.ndarray) -> None:
         """Install a column directly (tests and offline worlds); shape must be ``(height, 16, 16)``."""

@@ -17,6 +17,7 @@ The lead wires :func:`add_check_parser` into ``run.py``.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -110,7 +111,7 @@ def _print_call(index: int, call: Any, report: Any) -> None:
 def cmd_reachability(args: argparse.Namespace) -> int:
     """Run the reachability control and print the table; exit 0 only if every route completed."""
     from mirrorcraft.contracts import TaskId
-    from mirrorcraft.skills.controls import format_reachability, reachability
+    from mirrorcraft.skills.controls import format_reachability, reachability, reachability_records
 
     tasks = [TaskId(args.task)] if args.task else list(TaskId)
     kinds = _kinds(args.kinds)
@@ -120,7 +121,7 @@ def cmd_reachability(args: argparse.Namespace) -> int:
             save = resolve_save(args.world, Path(args.worlds_dir), Path(tmp))
             rows = await reachability(
                 save,
-                embedded_launcher(),
+                embedded_launcher(args.tick_rate),
                 Path(tmp),
                 tasks,
                 kinds,
@@ -130,6 +131,8 @@ def cmd_reachability(args: argparse.Namespace) -> int:
                 log=_print_call if args.verbose else None,
             )
         print(format_reachability(rows))
+        if args.json:
+            Path(args.json).write_text(json.dumps(reachability_records(rows), indent=1) + "\n")
         return 0 if all(r.completed for r in rows) else 1
 
     return _run_on_reactor(main)
@@ -170,7 +173,9 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     common.add_argument(
         "--world", default="sandbox", help="save folder, 'sandbox' or a built catalogue world"
     )
-    common.add_argument("--worlds-dir", default="worlds", help="catalogue output folder (default: worlds)")
+    common.add_argument(
+        "--worlds-dir", default="runs/worlds", help="catalogue folder (default: runs/worlds, as worlds build)"
+    )
     common.add_argument("--episode-seed", type=int, default=0, help="server randomness seed (default 0)")
     common.add_argument(
         "--kinds",
@@ -184,6 +189,15 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     )
     r.add_argument("--task", choices=["iron_armor", "diamond", "enchantment"], help="only this task")
     r.add_argument("--verbose", action="store_true", help="print every call and its outcome")
+    r.add_argument(
+        "--json", metavar="FILE", help="also write one JSON record per cell (with every call) here"
+    )
+    r.add_argument(
+        "--tick-rate",
+        type=float,
+        default=20.0,
+        help="server ticks per second (default 20, real time; the body follows faster rates, e.g. 100)",
+    )
     r.set_defaults(handler=cmd_reachability)
     o = sub.add_parser(
         "observations",

@@ -153,12 +153,16 @@ async def wait_slot(ctx: SkillContext, win: Window, slot: int, seconds: float) -
     while win.slots[slot] is None:
         if ctx.now() > end:
             return False
-        await ctx.sleep(0.05)
+        await ctx.sleep_ticks(1)
     return True
 
 
 async def open_station(
-    ctx: SkillContext, block: str, window_types: tuple[str, ...], deadline: float
+    ctx: SkillContext,
+    block: str,
+    window_types: tuple[str, ...],
+    deadline: float,
+    progress: Progress | None = None,
 ) -> Window:
     """Walk to the nearest placed ``block`` and open its window.
 
@@ -174,7 +178,7 @@ async def open_station(
     if empty is not None:
         inv.select_hotbar(empty)  # use the station with an empty hand, so nothing is placed against it
     for pos in found[:3]:
-        if await ctx.approach(pos, reach=4.0, timeout=max(1.0, deadline - ctx.now())):
+        if await ctx.approach(pos, reach=4.0, timeout=max(1.0, deadline - ctx.now()), progress=progress):
             try:
                 win = await ctx.body.open_container(pos, timeout=3.0)
             except TimeoutError as err:
@@ -186,7 +190,7 @@ async def open_station(
                 raise SkillFailed(
                     FailureReason.NO_WORKSTATION, f"the {block} at {pos} opened a {win.type} window"
                 )
-            await ctx.sleep(0.2)  # the window's contents follow the open packet
+            await ctx.sleep_ticks(4)  # the window's contents follow the open packet
             return win
     raise SkillFailed(FailureReason.NO_WORKSTATION, f"no reachable {block}")
 
@@ -219,7 +223,9 @@ class CraftGrid(BaseSkill):
             missing = sorted(n for n, k in need.items() if have.get(n, 0) < k)
             raise SkillFailed(FailureReason.MISSING_ITEMS, f"the grid needs {', '.join(missing)}")
         if args.workstation == "crafting_table":
-            win = await open_station(ctx, "minecraft:crafting_table", ("minecraft:crafting",), deadline)
+            win = await open_station(
+                ctx, "minecraft:crafting_table", ("minecraft:crafting",), deadline, progress
+            )
         else:
             await inv.close()
             win = inv.player
@@ -257,7 +263,7 @@ class Smelt(BaseSkill):
     """Load a furnace / blast furnace with ``count`` input items and enough fuel; take the output."""
 
     name = "smelt"
-    STALL_SECONDS = 14.0  #: no cooking progress for this long (> one furnace item) = no output
+    STALL_TICKS = 280  #: no cooking progress for this long (> one furnace item, 200 ticks) = no output
 
     async def run(self, args: Any, progress: Progress, deadline: float) -> None:
         ctx = self.ctx
@@ -274,7 +280,7 @@ class Smelt(BaseSkill):
         if fuel_n < 1:
             raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.fuel} left to burn")
         device = f"minecraft:{args.device}"
-        win = await open_station(ctx, device, (device,), deadline)
+        win = await open_station(ctx, device, (device,), deadline, progress)
         try:
             await clear_slots(ctx, [2])  # output left from before is not this call's product
             if win.slots[0] is not None and win.slots[0].item_id != item(args.input).id:
@@ -299,12 +305,12 @@ class Smelt(BaseSkill):
                     stall_since = ctx.now()
                 last_left = left
                 if left <= start_input and win.slots[2] is None and win.properties.get(2, 0) == 0:
-                    await ctx.sleep(0.3)
+                    await ctx.sleep_ticks(6)
                     if win.slots[2] is None:
                         break
-                if ctx.now() - stall_since > self.STALL_SECONDS:
+                if ctx.now() - stall_since > self.STALL_TICKS / ctx.tick_rate:
                     break
-                await ctx.sleep(0.25)
+                await ctx.sleep_ticks(5)
             left = win.slots[0].count if win.slots[0] is not None else 0
             consumed = max(0, loaded - max(0, left - start_input))
             if not progress.produced:
@@ -341,7 +347,9 @@ class Enchant(BaseSkill):
             raise SkillFailed(
                 FailureReason.NOT_ENOUGH_LEVELS, f"offer {args.option} needs at least {args.option} levels"
             )
-        win = await open_station(ctx, "minecraft:enchanting_table", ("minecraft:enchantment",), deadline)
+        win = await open_station(
+            ctx, "minecraft:enchanting_table", ("minecraft:enchantment",), deadline, progress
+        )
         try:
             last = place_items(ctx, [(0, args.item)], 1)
             lapis = min(have[self.LAPIS], 64)
@@ -351,7 +359,7 @@ class Enchant(BaseSkill):
             prop = args.option - 1
             end = min(deadline, ctx.now() + 2.0)
             while win.properties.get(prop, 0) <= 0 and ctx.now() < end:
-                await ctx.sleep(0.05)
+                await ctx.sleep_ticks(1)
             cost = win.properties.get(prop, 0)
             if cost <= 0:
                 raise SkillFailed(
@@ -363,7 +371,7 @@ class Enchant(BaseSkill):
             ctx.body.conn.send(EnchantItem(window_id=win.id, enchantment=prop))
             end = min(deadline, ctx.now() + 2.0)
             while win.slots[0] == before and ctx.now() < end:
-                await ctx.sleep(0.05)
+                await ctx.sleep_ticks(1)
             after = win.slots[0]
             if after is None or after == before:
                 raise SkillFailed(FailureReason.NO_OUTPUT, "the item was not enchanted")

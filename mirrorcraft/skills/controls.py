@@ -17,6 +17,7 @@ compiled pack as ``datapacks/mirrorcraft_rules.zip``, and the pack enabled in ``
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -238,6 +239,39 @@ def format_reachability(rows: Sequence[RouteResult]) -> str:
     return "\n".join(lines)
 
 
+def reachability_records(rows: Sequence[RouteResult]) -> list[dict[str, Any]]:
+    """The table as JSON-ready records (``check reachability --json``): one per cell, with every call.
+
+    Why: the slow and default-tier tests run cells in parallel child processes and check their records;
+    a researcher can also keep the file beside a study as evidence that the worlds were fair.
+    """
+    out = []
+    for r in rows:
+        out.append(
+            {
+                "task": r.task,
+                "world": r.world,
+                "completed": r.completed,
+                "actions": r.actions,
+                "budget": r.budget,
+                "milestones": list(r.milestones),
+                "stopped_at": r.stopped_at,
+                "detail": r.detail,
+                "calls": [
+                    {
+                        "skill": call.name,
+                        "args": json.loads(canonical_json(call.args)),
+                        "status": rep.status,
+                        "reason": None if rep.reason is None else str(rep.reason.value),
+                        "message": rep.message,
+                    }
+                    for call, rep in r.calls
+                ],
+            }
+        )
+    return out
+
+
 __all__ = [
     "NEUTRAL_SEQUENCE",
     "Launcher",
@@ -248,4 +282,5 @@ __all__ = [
     "make_world_copy",
     "paired_observations",
     "reachability",
+    "reachability_records",
 ]

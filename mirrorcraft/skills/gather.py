@@ -62,12 +62,12 @@ class Mine(BaseSkill):
                 raise SkillFailed(
                     FailureReason.TOOL_TOO_WEAK, f"{block} needs a tool you do not carry to drop anything"
                 )
-            exposed = [p for p in found if ctx.exposed(p)] or found
+            exposed = ctx.exposed_among(found) or found
             me = ctx.body.movement.position
             feet = ctx.feet()
             under = (feet[0], feet[1] - 1, feet[2])  # last choice: digging it drops the player into the hole
             target = min(exposed[:64], key=lambda p: (p == under, math.dist(me, p), p))
-            reached = await ctx.approach(target, timeout=self.time_left(deadline))
+            reached = await ctx.approach(target, timeout=self.time_left(deadline), progress=progress)
             await ctx.settle()
             if reached and self._sealed(target):
                 reached = await self._tunnel(target, block, progress, deadline)
@@ -259,7 +259,7 @@ class Attack(BaseSkill):
 
     name = "attack"
     HIT_RANGE = 3.0
-    HIT_INTERVAL = 0.6
+    HIT_INTERVAL_TICKS = 12
 
     async def run(self, args: Any, progress: Progress, deadline: float) -> None:
         ctx = self.ctx
@@ -289,7 +289,7 @@ class Attack(BaseSkill):
                 body.movement.look_at((mob.position[0], mob.position[1] + 0.8, mob.position[2]))
                 body.conn.send(UseEntity(target=mob.id, mouse=1, sneaking=False))
                 body.conn.send(ArmAnimation(hand=0))
-                await ctx.sleep(self.HIT_INTERVAL)
+                await ctx.sleep_ticks(self.HIT_INTERVAL_TICKS)
             if mob.id in body.entities.by_id:
                 give_up.add(mob.id)
                 if len(give_up) >= MAX_TARGET_TRIES:

@@ -81,7 +81,9 @@ class Place(BaseSkill):
             raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.item} in the inventory")
         if args.x is not None and args.y is not None and args.z is not None:
             targets = [(args.x, args.y, args.z)]
-            if not await ctx.approach(targets[0], reach=4.0, timeout=self.time_left(deadline)):
+            if not await ctx.approach(
+                targets[0], reach=4.0, timeout=self.time_left(deadline), progress=progress
+            ):
                 raise SkillFailed(FailureReason.UNREACHABLE, f"cannot get within reach of {targets[0]}")
         elif args.x is not None or args.y is not None or args.z is not None:
             raise SkillFailed(FailureReason.CANNOT_PLACE, "give all of x, y, z or none of them")
@@ -129,7 +131,7 @@ class Equip(BaseSkill):
         if slot == "hand":
             if not await inv.equip(args.item):
                 raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.item} in the inventory")
-            await ctx.sleep(0.3)
+            await ctx.sleep_ticks(6)
             held = inv.held_item
             if held is None or held.item_id != iid:
                 raise SkillFailed(FailureReason.OTHER, "the server did not keep the item in the hand")
@@ -155,7 +157,7 @@ class Equip(BaseSkill):
                 await inv.click(target, 0, 0)
                 if win.cursor is not None:
                     await inv.click(src, 0, 0)
-            await ctx.sleep(0.3)
+            await ctx.sleep_ticks(6)
             now = win.slots[target]
             if now is None or now.item_id != iid:
                 raise SkillFailed(FailureReason.OTHER, f"the server did not keep {args.item} on the {slot}")
@@ -201,7 +203,7 @@ class Eat(BaseSkill):
         body.conn.send(UseItem(hand=0, sequence=body.conn.next_sequence()))
         end = min(deadline, ctx.now() + (EAT_TICKS + 10) / ctx.tick_rate)
         while ctx.now() < end:
-            await ctx.sleep(0.1)
+            await ctx.sleep_ticks(2)
             if ctx.inventory().get(choice, 0) < before:
                 break
         if ctx.inventory().get(choice, 0) >= before:

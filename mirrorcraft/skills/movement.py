@@ -104,7 +104,7 @@ class Explore(BaseSkill):
                 blocked = f"stuck ({res.reason or 'no progress'})"
                 break
             travelled = new
-            await ctx.sleep(0.3)  # let the server stream the chunks ahead
+            await ctx.sleep_ticks(6)  # let the server stream the chunks ahead
         progress.completed = int(travelled)
         progress.message = f"explored {direction} {int(travelled)} blocks" + (
             f"; {blocked}" if blocked else ""

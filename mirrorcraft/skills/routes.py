@@ -439,6 +439,8 @@ async def route_diamond(r: RouteRunner) -> None:
 async def route_enchantment(r: RouteRunner) -> None:
     """Iron pickaxe, diamonds, a pickaxe that mines obsidian, obsidian, a book, the table, enchant."""
     eco = r.eco
+    if needs_cow_leather(eco):
+        await leather_from_cows(r)
     await r.iron_pickaxe()
     table_item = "enchanting_table"
     obsidian_from_drops = eco.diamond_ore_adds.get("obsidian", 0) or eco.lapis_ore_adds.get("obsidian", 0)
@@ -487,14 +489,7 @@ async def book_ingredients(r: RouteRunner) -> None:
     if eco.leather_from_cane:
         await r.mine_for("sugar_cane", "leather", 1)
     elif eco.cane_recipe_gives != "book":
-        r.step = "leather from a cow"
-        # A cow drops 0-2 leather (vanilla loot table) and a hunt can time out while cows wander off:
-        # try up to three hunts before giving up.
-        for _ in range(3):
-            if r.have("leather"):
-                break
-            await r.call("attack", mob="cow", count=2)
-        await r.need("leather", 1, r.step)
+        await leather_from_cows(r)
     if eco.cane_recipe_gives == "paper":
         canes = 3 * math.ceil(max(0, 3 - r.have("paper")) / eco.paper_per_cane_craft)
         await r.mine_for("sugar_cane", "sugar_cane", canes)
@@ -502,6 +497,26 @@ async def book_ingredients(r: RouteRunner) -> None:
         await r.craft(
             "crafting_table", ["CCC", "   ", "   "], {"C": "sugar_cane"}, "paper", 3, eco.paper_per_cane_craft
         )
+
+
+def needs_cow_leather(eco: Economy) -> bool:
+    """Whether the book's leather must come from a cow in this world kind."""
+    return not eco.leather_from_cane and eco.cane_recipe_gives != "book"
+
+
+async def leather_from_cows(r: RouteRunner) -> None:
+    """One leather from cows (nothing to do when one is carried).
+
+    A cow drops 0-2 leather (vanilla loot table) and a hunt can time out while cows wander off: try up to
+    three hunts before giving up. The Enchantment route calls this first, while the cows that spawn
+    with the world are still near the spawn point (they wander for the minutes the rest of the route takes).
+    """
+    r.step = "leather from a cow"
+    for _ in range(3):
+        if r.have("leather"):
+            break
+        await r.call("attack", mob="cow", count=2)
+    await r.need("leather", 1, r.step)
 
 
 async def book(r: RouteRunner) -> None:

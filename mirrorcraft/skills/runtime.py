@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from twisted.internet import defer, task
 
 from mirrorcraft.contracts import (
@@ -37,6 +38,7 @@ from mirrorcraft.errors import ContractError, GameDataError, ProtocolError
 from mirrorcraft.gamedata import block_of_state, item, state_tables
 from mirrorcraft.mcproto_body.digging import FACES, tool_speed
 from mirrorcraft.mcproto_body.entities import CollectEvent
+from mirrorcraft.mcproto_body.world import UNLOADED
 from mirrorcraft.pathing import Goal, PathFollower
 
 #: Extra wall seconds past a call's limit before the hard guard cancels it (the skill's own deadline
@@ -75,6 +77,10 @@ class Progress:
         self.blocks_broken[block] = self.blocks_broken.get(block, 0) + 1
 
 
+#: Blocks :meth:`SkillContext.approach` may break to get out of a dead end: one obstruction, feet and head.
+MAX_CLEARED_BLOCKS = 2
+
+
 @dataclass
 class SkillContext:
     """Everything skills need: the body, the limits and small shared helpers.
@@ -111,6 +117,15 @@ class SkillContext:
     async def sleep(self, seconds: float) -> None:
         """Wait ``seconds`` of reactor time."""
         await task.deferLater(self.clock, seconds, lambda: None)
+
+    async def sleep_ticks(self, ticks: float, floor: float = 0.005) -> None:
+        """Wait ``ticks`` game ticks at the server's rate (at least ``floor`` wall seconds).
+
+        Why: waits for the server (a window's contents, a pickup, a polled furnace) cost game time, which
+        is what the per-call limits count; a fixed wall-clock wait would eat 5x more of the limit at
+        100 t/s than at 20 t/s and make accelerated runs slower and less reliable than real-time ones.
+        """
+        await self.sleep(max(floor, ticks / self.tick_rate))
 
     # ------------------------------------------------------------------------------------ inventory
     def inventory(self) -> dict[str, int]:
@@ -164,17 +179,55 @@ class SkillContext:
                 return True
         return False
 
+    def exposed_among(self, positions: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        """The positions (order kept) that :meth:`exposed` accepts, computed for all of them at once."""
+        if not positions:
+            return []
+        no_collision = state_tables().no_collision
+        pos = np.asarray(positions, dtype=np.int64)
+        hit = np.zeros(len(pos), dtype=bool)
+        for n in FACES:
+            s = self.body.world.states_at(pos + np.asarray(n, dtype=np.int64))
+            known = s != UNLOADED
+            hit[known] |= no_collision[s[known]]
+        return [positions[i] for i in np.flatnonzero(hit)]
+
     def in_reach(self, pos: tuple[int, int, int], reach: float = 4.5) -> bool:
         """Eye to block centre within ``reach``."""
         eye = self.body.movement.eye
         return math.dist(eye, (pos[0] + 0.5, pos[1] + 0.5, pos[2] + 0.5)) <= reach
 
-    async def approach(self, pos: tuple[int, int, int], reach: float = 4.0, timeout: float = 30.0) -> bool:
-        """Walk until the block at ``pos`` is within ``reach`` of the eyes; False when no path gets there."""
+    async def approach(
+        self,
+        pos: tuple[int, int, int],
+        reach: float = 4.0,
+        timeout: float = 30.0,
+        progress: Progress | None = None,
+    ) -> bool:
+        """Walk until the block at ``pos`` is within ``reach`` of the eyes; False when no path gets there.
+
+        When no walkable path exists (typically a hole the player dug itself into while mining), one local
+        obstruction may be cleared (the body's rule): a path that breaks at most
+        :data:`MAX_CLEARED_BLOCKS` blocks (a doorway: feet and head) is taken, and the blocks it breaks are
+        counted in ``progress`` (they show in the outcome report's ``blocks_broken``).
+        """
         if self.in_reach(pos, reach):
             return True
+        goal = Goal(pos[0], pos[1], pos[2], radius=reach - 1.0)
+        t0 = self.now()
         follower = PathFollower(self.body, search_radius=48, max_replans=3)
-        result = await follower.goto(Goal(pos[0], pos[1], pos[2], radius=reach - 1.0), timeout=timeout)
+        result = await follower.goto(goal, timeout=timeout)
+        if not result.reached and not self.in_reach(pos, reach + 0.5) and self.now() - t0 < timeout:
+            digger = PathFollower(self.body, search_radius=24, dig_cost=4.0, max_replans=1)
+            plan = digger.plan(goal)
+            cells = [c for st in plan.steps for c in st.dig]
+            if plan.status == "found" and 0 < len(cells) <= MAX_CLEARED_BLOCKS:
+                names = [self.block(c) for c in cells]
+                result = await digger.goto(goal, timeout=timeout - (self.now() - t0))
+                if progress is not None:
+                    for name in names[: result.dug]:
+                        if name is not None:
+                            progress.broke(name)
         await self.sleep(max(0.02, 2 / self.tick_rate))  # two ticks for the last position to land
         return self.in_reach(pos, reach + 0.5) or result.reached
 
@@ -266,7 +319,7 @@ class SkillContext:
             st = self.body.movement.state
             if st is None or st.on_ground or st.in_water:
                 return
-            await self.sleep(0.05)
+            await self.sleep_ticks(1)
 
     def item_entities(self, item_name: str | None, radius: float) -> list[Any]:
         """Item entities within ``radius`` of the feet (optionally only ``item_name``), nearest first."""
