@@ -62,7 +62,7 @@ class Mine(BaseSkill):
                 raise SkillFailed(
                     FailureReason.TOOL_TOO_WEAK, f"{block} needs a tool you do not carry to drop anything"
                 )
-            exposed = ctx.exposed_among(found) or found
+            exposed = ctx.exposed_among(found, dry=True) or ctx.exposed_among(found) or found
             me = ctx.body.movement.position
             feet = ctx.feet()
             under = (feet[0], feet[1] - 1, feet[2])  # last choice: digging it drops the player into the hole

@@ -51,6 +51,8 @@ from mirrorcraft.skills.registry import SkillSet
 M = "minecraft:"
 WORLD_KINDS: tuple[str, ...] = ("vanilla", *SUITE_IDS)
 LOG_TYPES = ("oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove")
+#: Blocks found by digging a few blocks down rather than by exploring.
+SHALLOW_BLOCKS = {"stone"}
 ORE_Y = {"coal_ore": 40, "iron_ore": 16, "diamond_ore": -54, "lapis_ore": -30, "obsidian": -54}
 
 
@@ -211,14 +213,26 @@ class RouteRunner:
             raise RouteFailed(what, detail)
 
     async def search(self, block: str) -> None:
-        """One action towards finding ``block``: dig down towards its usual height, else explore."""
-        y = ORE_Y.get(block.removeprefix(M))
+        """One action towards finding ``block``: dig down towards its usual height, else explore.
+
+        Stone lies under the soil nearly everywhere, so a short staircase down (6 blocks) exposes it; an
+        exploration that could not move (a hole, an enclosure) is followed by ``recover``.
+        """
+        bare = block.removeprefix(M)
+        y = ORE_Y.get(bare)
+        st = self.ctx.body.movement.state
+        if st is not None and st.in_water:  # nobody digs a staircase from a pond: get out first
+            await self.call("recover")
         feet = self.ctx.feet()
         if y is not None and feet[1] > y + 2:
             await self.call("dig_down", target_y=max(y, feet[1] - self.ctx.limits.dig_down_max_blocks))
+        elif bare in SHALLOW_BLOCKS and feet[1] > -50:
+            await self.call("dig_down", target_y=feet[1] - 6)
         else:
             self._explored += 1
-            await self.call("explore", direction="any", distance=48)
+            rep = await self.call("explore", direction="any", distance=48)
+            if rep.status == "failure" and rep.reason is not None and rep.reason.value == "unreachable":
+                await self.call("recover")
 
     async def mine_for(self, block: str, item: str, want: int, per_block: int = 1, tries: int = 6) -> None:
         """Mine ``block`` until ``want`` of ``item`` are carried (each block yields ``per_block``)."""
@@ -232,7 +246,7 @@ class RouteRunner:
             if (
                 rep.status == "failure"
                 and rep.reason is not None
-                and rep.reason.value in ("not_found", "unreachable")
+                and rep.reason.value in ("not_found", "unreachable", "timeout")
             ):
                 await self.search(block)
         await self.need(item, want, self.step)
@@ -244,9 +258,25 @@ class RouteRunner:
         self.step = f"craft {want} {item}"
         missing = want - self.have(item)
         if missing > 0:
-            await self.call(
+            rep = await self.call(
                 "craft_grid", workstation=workstation, grid=grid(rows, key), count=math.ceil(missing / per)
             )
+            if (
+                workstation == "crafting_table"
+                and rep.status == "failure"
+                and rep.reason is not None
+                and rep.reason.value in ("no_workstation", "timeout")
+            ):
+                # the table is out of reach from here (the player went down a staircase or far away):
+                # a player makes and places another one and crafts again
+                await self.table(force=True)
+                self.step = f"craft {want} {item}"
+                await self.call(
+                    "craft_grid",
+                    workstation=workstation,
+                    grid=grid(rows, key),
+                    count=math.ceil((want - self.have(item)) / per),
+                )
         await self.need(item, want, self.step)
 
     async def place(self, item: str) -> None:
@@ -302,9 +332,9 @@ class RouteRunner:
     def _planks_kept(self) -> int:
         return sum(n for k, n in self.ctx.inventory().items() if k.endswith("_planks"))
 
-    async def table(self) -> None:
-        """Make and place a crafting table unless one is near."""
-        if self.ctx.find_blocks(M + "crafting_table", 24):
+    async def table(self, force: bool = False) -> None:
+        """Make and place a crafting table unless one is near (or ``force``: the near one is unusable)."""
+        if not force and self.ctx.find_blocks(M + "crafting_table", 16):
             return
         if not self.have("crafting_table"):
             planks = await self.planks(4)

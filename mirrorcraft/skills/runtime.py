@@ -77,6 +77,23 @@ class Progress:
         self.blocks_broken[block] = self.blocks_broken.get(block, 0) + 1
 
 
+_LIQUIDS: np.ndarray | None = None
+
+
+def _liquid_states() -> np.ndarray:
+    """Boolean mask over global state ids: water and lava (any level)."""
+    global _LIQUIDS
+    if _LIQUIDS is None:
+        from mirrorcraft.gamedata import block as block_info
+
+        mask = np.zeros(len(state_tables().no_collision), dtype=bool)
+        for name in ("minecraft:water", "minecraft:lava"):
+            info = block_info(name)
+            mask[info.min_state : info.max_state + 1] = True
+        _LIQUIDS = mask
+    return _LIQUIDS
+
+
 #: Blocks :meth:`SkillContext.approach` may break to get out of a dead end: one obstruction, feet and head.
 MAX_CLEARED_BLOCKS = 2
 
@@ -179,17 +196,25 @@ class SkillContext:
                 return True
         return False
 
-    def exposed_among(self, positions: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-        """The positions (order kept) that :meth:`exposed` accepts, computed for all of them at once."""
+    def exposed_among(
+        self, positions: list[tuple[int, int, int]], dry: bool = False
+    ) -> list[tuple[int, int, int]]:
+        """The positions (order kept) that :meth:`exposed` accepts, computed for all of them at once.
+
+        With ``dry``, a face touching water or lava does not count: a block reachable only through a
+        pond or a lava pool is not a target a player would pick first.
+        """
         if not positions:
             return []
-        no_collision = state_tables().no_collision
+        open_ = state_tables().no_collision
+        if dry:
+            open_ = open_ & ~_liquid_states()
         pos = np.asarray(positions, dtype=np.int64)
         hit = np.zeros(len(pos), dtype=bool)
         for n in FACES:
             s = self.body.world.states_at(pos + np.asarray(n, dtype=np.int64))
             known = s != UNLOADED
-            hit[known] |= no_collision[s[known]]
+            hit[known] |= open_[s[known]]
         return [positions[i] for i in np.flatnonzero(hit)]
 
     def in_reach(self, pos: tuple[int, int, int], reach: float = 4.5) -> bool:
