@@ -127,7 +127,9 @@ def cmd_reachability(args: argparse.Namespace) -> int:
                 kinds,
                 episode_seed=args.episode_seed,
                 world_name=args.world if not Path(args.world).is_dir() else Path(args.world).name,
-                progress=lambda r: print(f"  {r.task} {r.world}: {'done' if r.completed else 'not done'}"),
+                progress=lambda r: print(
+                    f"  {r.task} {r.world}: {'done' if r.completed else 'not done'}", flush=True
+                ),
                 log=_print_call if args.verbose else None,
             )
         print(format_reachability(rows))

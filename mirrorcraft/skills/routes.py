@@ -53,6 +53,8 @@ WORLD_KINDS: tuple[str, ...] = ("vanilla", *SUITE_IDS)
 LOG_TYPES = ("oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove")
 #: Blocks found by digging a few blocks down rather than by exploring.
 SHALLOW_BLOCKS = {"stone"}
+#: Blocks that grow on the surface (with logs): a route climbs back to its spawn point before mining them.
+SURFACE_BLOCKS = {"sugar_cane"}
 ORE_Y = {"coal_ore": 40, "iron_ore": 16, "diamond_ore": -54, "lapis_ore": -30, "obsidian": -54}
 
 
@@ -177,6 +179,16 @@ class RouteRunner:
         self.step = "start"
         self.log = log
         self._explored = 0
+        self.home = self.ctx.feet()  # the spawn point, on the surface
+
+    async def surface(self) -> None:
+        """Walk back to the spawn point (one ``go_to``) when far below it: trees, cane and cows are up there.
+
+        Why: after a staircase down to iron or diamonds, the surface is out of every search radius; a
+        player climbs back up their own staircase before looking for wood.
+        """
+        if self.ctx.feet()[1] < self.home[1] - 4:
+            await self.call("go_to", x=self.home[0], y=self.home[1], z=self.home[2])
 
     # ------------------------------------------------------------------------------------------ basics
     @property
@@ -237,6 +249,8 @@ class RouteRunner:
     async def mine_for(self, block: str, item: str, want: int, per_block: int = 1, tries: int = 6) -> None:
         """Mine ``block`` until ``want`` of ``item`` are carried (each block yields ``per_block``)."""
         self.step = f"mine {block} for {want} {item}"
+        if want > self.have(item) and (block.endswith("_log") or block.removeprefix(M) in SURFACE_BLOCKS):
+            await self.surface()
         for _ in range(tries):
             missing = want - self.have(item)
             if missing <= 0:
@@ -283,14 +297,27 @@ class RouteRunner:
         """Place a workstation nearby (one action)."""
         self.step = f"place {item}"
         rep = await self.call("place", item=item, use="workstation")
-        if rep.status != "success":
+        if rep.status != "success" and not self._placed_anyway(item):
+            # in a tunnel or a hole there may be no free spot: get to open ground and try once more
+            await self.call("recover")
+            rep = await self.call("place", item=item, use="workstation")
+        if rep.status != "success" and not self._placed_anyway(item):
             raise RouteFailed(self.step, f"{rep.reason}: {rep.message}")
 
     async def smelt(self, input_: str, device: str, fuel: str, count: int, out: str, want: int) -> None:
         """Smelt ``count`` of ``input_`` and check ``want`` of ``out`` are carried."""
         self.step = f"smelt {count} {input_}"
-        await self.call("smelt", input=input_, device=device, fuel=fuel, count=count)
+        rep = await self.call("smelt", input=input_, device=device, fuel=fuel, count=count)
+        if rep.status == "failure" and rep.reason is not None and rep.reason.value == "no_workstation":
+            await self.smelter(force=True)  # the placed one is out of reach from here: make another
+            self.step = f"smelt {count} {input_}"
+            await self.call("smelt", input=input_, device=device, fuel=self._fuel(), count=count)
         await self.need(out, want, self.step)
+
+    def _placed_anyway(self, item: str) -> bool:
+        """A ``place`` that reported a timeout may still have landed: the item left the inventory and the
+        block stands next to the player."""
+        return not self.have(item) and bool(self.ctx.find_blocks(M + item.removeprefix(M), 6))
 
     # ------------------------------------------------------------------------------------ resources
     def log_type(self) -> str:
@@ -371,10 +398,10 @@ class RouteRunner:
             (k.removeprefix(M) for k in sorted(self.ctx.inventory()) if k.endswith("_planks")), "coal"
         )
 
-    async def smelter(self) -> None:
-        """Make and place the smelting device the furnace recipe yields, unless one is near."""
+    async def smelter(self, force: bool = False) -> None:
+        """Make and place the smelting device the furnace recipe yields, unless one is near (or ``force``)."""
         device = self._device()
-        if self.ctx.find_blocks(M + device, 24):
+        if not force and self.ctx.find_blocks(M + device, 16):
             return
         if not self.have(device):
             await self.pickaxe("planks")
@@ -501,8 +528,8 @@ async def route_enchantment(r: RouteRunner) -> None:
         await r.mine_for("diamond_ore", "obsidian", 1)  # form_obsidian via the added drop
         await book_ingredients(r)
         await r.craft("inventory", ["PP", "PL"], {"P": "paper", "L": "leather"}, table_item, 1, 1)
+    await lapis(r, 1)  # first: lapis may lie deep, and the table must stand where the player enchants
     await r.place(table_item)
-    await lapis(r, 1)
     r.step = "enchant"
     for tool in ("iron_pickaxe", "stone_pickaxe", "wooden_pickaxe"):
         if r.have(tool):
@@ -542,6 +569,8 @@ async def leather_from_cows(r: RouteRunner) -> None:
     with the world are still near the spawn point (they wander for the minutes the rest of the route takes).
     """
     r.step = "leather from a cow"
+    if not r.have("leather"):
+        await r.surface()
     for _ in range(3):
         if r.have("leather"):
             break
