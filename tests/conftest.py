@@ -49,4 +49,3 @@ def packets_dir_1_19(node_modules: Path) -> Path:
 def mcdata_dir(node_modules: Path) -> Path:
     """minecraft-data's ``data/pc`` folder (resolve versions through dataPaths.json)."""
     return node_modules / "minecraft-data" / "minecraft-data" / "data" / "pc"
-

@@ -69,8 +69,12 @@ def check_table(rows: list[dict], world: str) -> None:
     """Every cell present, completed within budget, with the task's milestones granted by the server."""
     kinds = [k for half in HALVES for k in half]
     assert sorted(kinds) == sorted(WORLD_KINDS)
-    assert [(r["task"], r["world"]) for r in rows] == [(t.value, f"{world}/{k}") for k in kinds for t in TaskId]
-    failed = [f"{r['task']} {r['world']}: {r['stopped_at']}: {r['detail']}" for r in rows if not r["completed"]]
+    assert [(r["task"], r["world"]) for r in rows] == [
+        (t.value, f"{world}/{k}") for k in kinds for t in TaskId
+    ]
+    failed = [
+        f"{r['task']} {r['world']}: {r['stopped_at']}: {r['detail']}" for r in rows if not r["completed"]
+    ]
     assert not failed, "\n".join(failed)
     for r in rows:
         task = TASKS[TaskId(r["task"])]

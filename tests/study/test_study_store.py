@@ -236,7 +236,14 @@ def test_cli_study_dry_run_and_a_bad_episode_fn_is_refused(tmp_path: Path, capsy
     out = capsys.readouterr().out
     assert "grid smoke: 3 episodes" in out and "plains-1/M01" in out
     run_dir = tmp_path / "r"
-    args = ["study", "smoke", "--run-dir", str(run_dir), "--episode-fn", "mirrorcraft.study.runner:no_such_fn"]
+    args = [
+        "study",
+        "smoke",
+        "--run-dir",
+        str(run_dir),
+        "--episode-fn",
+        "mirrorcraft.study.runner:no_such_fn",
+    ]
     assert cli_main(args) == 1
     assert "has no attribute 'no_such_fn'" in capsys.readouterr().err
     assert not run_dir.exists()
