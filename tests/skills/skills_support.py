@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,33 @@ _names = (f"sk{i}" for i in itertools.count())
 def sandbox_info(save: Path) -> dict[str, Any]:
     """The sandbox's layout facts (test-only metadata written beside level.dat)."""
     return json.loads((save / "sandbox.json").read_text())
+
+
+def sandbox_copy(tmp_path_factory: Any, prefix: str) -> Path:
+    """A freshly built sandbox world (seed 0) in a new temporary folder named after ``prefix``."""
+    from mirrorcraft.worlds.sandbox import build_sandbox
+
+    path = tmp_path_factory.mktemp(prefix) / "world"
+    build_sandbox(path, seed=0)
+    return path
+
+
+def module_server(sandbox: Path, tmp_path_factory: Any, prefix: str, tick_rate: float, seed: int):
+    """Generator body of a module-scoped server fixture: an embedded server on a copy of ``sandbox``."""
+    import pytest_twisted
+    from twisted.internet import defer
+
+    from mirrorcraft.server.config import ServerConfig
+    from mirrorcraft.server.embedded import EmbeddedServer
+
+    world = tmp_path_factory.mktemp(prefix) / "world"
+    shutil.copytree(sandbox, world)
+    srv = EmbeddedServer(
+        ServerConfig(world=world, port=0, tick_rate=tick_rate, view_distance=4, episode_seed=seed)
+    )
+    srv.start()
+    yield srv
+    pytest_twisted.blockon(defer.maybeDeferred(srv.stop))
 
 
 async def launch_embedded(world: Path, seed: int, tick_rate: float = 20.0):

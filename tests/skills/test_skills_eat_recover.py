@@ -26,8 +26,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from skills_support import server_counts, session
-from twisted.internet import defer
+from skills_support import module_server, sandbox_copy, server_counts, session
 
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.errors import ProtocolError
@@ -38,26 +37,12 @@ TICK_RATE = 100
 
 @pytest.fixture(scope="module")
 def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
-    path = tmp_path_factory.mktemp("eat-sandbox") / "world"
-    build_sandbox(path, seed=0)
-    return path
+    return sandbox_copy(tmp_path_factory, "eat-sandbox")
 
 
 @pytest.fixture(scope="module")
 def server(sandbox: Path, tmp_path_factory: pytest.TempPathFactory):
-    from mirrorcraft.server.config import ServerConfig
-    from mirrorcraft.server.embedded import EmbeddedServer
-
-    world = tmp_path_factory.mktemp("eat-server") / "world"
-    shutil.copytree(sandbox, world)
-    srv = EmbeddedServer(
-        ServerConfig(world=world, port=0, tick_rate=TICK_RATE, view_distance=4, episode_seed=5)
-    )
-    srv.start()
-    yield srv
-    pytest_twisted.blockon(defer.maybeDeferred(srv.stop))
+    yield from module_server(sandbox, tmp_path_factory, "eat-server", tick_rate=TICK_RATE, seed=5)
 
 
 def _command(server: Any, text: str) -> None:

@@ -11,13 +11,11 @@ Every skill's success path is proven here; ``eat`` with a hungry player and ``re
 from __future__ import annotations
 
 import math
-import shutil
 from pathlib import Path
 
 import pytest
 import pytest_twisted
-from skills_support import server_counts, session
-from twisted.internet import defer
+from skills_support import module_server, sandbox_copy, server_counts, session
 
 from mirrorcraft.contracts import FailureReason, SkillCall, signature
 from mirrorcraft.skills import ActionHistory
@@ -25,24 +23,12 @@ from mirrorcraft.skills import ActionHistory
 
 @pytest.fixture(scope="module")
 def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
-    path = tmp_path_factory.mktemp("skills-sandbox") / "world"
-    build_sandbox(path, seed=0)
-    return path
+    return sandbox_copy(tmp_path_factory, "skills-sandbox")
 
 
 @pytest.fixture(scope="module")
 def server(sandbox: Path, tmp_path_factory: pytest.TempPathFactory):
-    from mirrorcraft.server.config import ServerConfig
-    from mirrorcraft.server.embedded import EmbeddedServer
-
-    world = tmp_path_factory.mktemp("skills-server") / "world"
-    shutil.copytree(sandbox, world)
-    srv = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=20, view_distance=4, episode_seed=3))
-    srv.start()
-    yield srv
-    pytest_twisted.blockon(defer.maybeDeferred(srv.stop))
+    yield from module_server(sandbox, tmp_path_factory, "skills-server", tick_rate=20, seed=3)
 
 
 def _agrees(report, before: dict[str, int], after: dict[str, int]) -> None:
