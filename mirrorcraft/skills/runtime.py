@@ -187,19 +187,10 @@ class SkillContext:
         r = self.search_radius if radius is None else radius
         return self.body.world.find_blocks(self.states_of(block_name), self.feet(), r)
 
-    def exposed(self, pos: tuple[int, int, int]) -> bool:
-        """Whether a face of the block touches a non-colliding cell (air, plants, water)."""
-        no_collision = state_tables().no_collision
-        for n in FACES:
-            s = self.body.world.state_at(pos[0] + n[0], pos[1] + n[1], pos[2] + n[2])
-            if s is not None and no_collision[s]:
-                return True
-        return False
-
     def exposed_among(
         self, positions: list[tuple[int, int, int]], dry: bool = False
     ) -> list[tuple[int, int, int]]:
-        """The positions (order kept) that :meth:`exposed` accepts, computed for all of them at once.
+        """The positions (order kept) with a face touching a non-colliding cell (air, plants, water), all at once.
 
         With ``dry``, a face touching water or lava does not count: a block reachable only through a
         pond or a lava pool is not a target a player would pick first.

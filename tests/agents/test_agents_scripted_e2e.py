@@ -62,11 +62,16 @@ async def _play(worlds: Path, work: Path, task: TaskId) -> tuple[object, float]:
     return record, time.monotonic() - t0
 
 
+def _print_trail(record) -> None:
+    """The whole trail in the captured output (an assertion's repr of it is cut)."""
+    for step in record.trajectory:
+        print(step.index, step.call.name, step.call.args, step.report.status, step.report.message)
+
+
 def _check_success(record, task: TaskId, wall: float) -> None:
     trail = [(s.index, s.call.name, s.report.status, s.report.message) for s in record.trajectory]
-    if record.outcome.score != 100:  # the whole trail in the captured output (the assertion repr is cut)
-        for step in record.trajectory:
-            print(step.index, step.call.name, step.call.args, step.report.status, step.report.message)
+    if record.outcome.score != 100:
+        _print_trail(record)
     assert record.infrastructure_faults == [], record.infrastructure_faults
     assert record.outcome.score == 100, (record.outcome.score, trail)
     assert record.outcome.end_reason == EndReason.FINAL_MILESTONE, trail
@@ -87,8 +92,7 @@ async def test_scripted_policy_mines_a_diamond_in_the_sandbox(sandbox_worlds, tm
     """
     record, wall = await _play(sandbox_worlds, tmp_path / "first", TaskId.DIAMOND)
     if record.outcome.score != 100:
-        for step in record.trajectory:
-            print(step.index, step.call.name, step.call.args, step.report.status, step.report.message)
+        _print_trail(record)
         warnings.warn(
             f"scripted Diamond episode 1 ended at Score {record.outcome.score} after "
             f"{record.outcome.actions_used} actions; running a second episode",
