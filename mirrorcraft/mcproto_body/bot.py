@@ -56,7 +56,9 @@ class Body:
         self.inventory = Inventory(self.conn, game_clock=self.game_clock)
         self.movement = Movement(self.conn, self.world, self.health, self.game_clock)
         self.digger = Digger(self.conn, self.world, self.inventory, self.movement, self.health)
-        self.placer = Placer(self.conn, self.world, self.inventory, self.movement)
+        self.placer = Placer(
+            self.conn, self.world, self.inventory, self.movement, self_id=lambda: self.entities.self_id
+        )
         self.advancements = Advancements(self.conn)
         self.login: Any = None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from twisted.internet import task
 
@@ -20,7 +21,23 @@ from mirrorcraft.mcproto_body.digging import FACES, _facing
 from mirrorcraft.mcproto_body.inventory import Inventory
 from mirrorcraft.mcproto_body.movement import Movement
 from mirrorcraft.mcproto_body.world import World
-from mirrorcraft.protocol.serverbound import ArmAnimation, BlockPlace
+from mirrorcraft.protocol.serverbound import ArmAnimation, BlockPlace, EntityAction
+
+#: Blocks whose "use" opens a menu or toggles something (vanilla ``Block.use``): clicking one to place
+#: against it opens it instead, unless the player sneaks. Named by id suffix; fixed by the game version,
+#: no datapack changes it.
+USE_BLOCK_SUFFIXES: tuple[str, ...] = (
+    "crafting_table", "furnace", "smoker", "enchanting_table", "chest", "barrel", "anvil", "loom",
+    "cartography_table", "grindstone", "stonecutter", "smithing_table", "shulker_box", "_bed", "_door",
+    "_trapdoor", "_fence_gate", "_button", "lever", "hopper", "dispenser", "dropper", "brewing_stand",
+    "beacon", "note_block", "repeater", "comparator", "cake", "jukebox", "lectern", "bell",
+    "respawn_anchor", "daylight_detector", "crafter", "composter", "cauldron",
+)  # fmt: skip
+
+
+def opens_on_use(name: str | None) -> bool:
+    """Whether right-clicking block ``name`` does something other than placing against it."""
+    return name is not None and name.removeprefix("minecraft:").endswith(USE_BLOCK_SUFFIXES)
 
 
 @dataclass
@@ -47,6 +64,7 @@ class Placer:
         conn / world / inventory / movement: The body's modules.
         reach: Max eye-to-face-centre distance (vanilla survival reach is 4.5 blocks to the cursor point).
         answer_timeout: Seconds to wait for the server's block change.
+        self_id: Returns our entity id (for the sneak command when the only face to click opens a menu).
     """
 
     def __init__(
@@ -57,10 +75,12 @@ class Placer:
         movement: Movement,
         reach: float = 4.5,
         answer_timeout: float = 2.0,
+        self_id: Any = None,
     ) -> None:
         self.conn, self.world, self.inventory, self.movement = conn, world, inventory, movement
         self.reach = reach
         self.answer_timeout = answer_timeout
+        self.self_id = self_id
 
     def use_on(
         self,
@@ -98,7 +118,11 @@ class Placer:
         return (ref[0] + n[0], ref[1] + n[1], ref[2] + n[2])
 
     def reference_for(self, target: tuple[int, int, int]) -> tuple[tuple[int, int, int], int] | None:
-        """A solid neighbour of ``target`` and the face of it to click to place into ``target``."""
+        """A solid neighbour of ``target`` and the face of it to click to place into ``target``.
+
+        The nearest face to the eye wins, but a block that opens on use (a crafting table, a furnace...)
+        is taken only when nothing else touches the target: clicking it would open its menu.
+        """
         from mirrorcraft.gamedata import state_tables
 
         tables = state_tables()
@@ -112,6 +136,8 @@ class Placer:
             d = math.dist(
                 eye, (ref[0] + 0.5 + 0.5 * n[0], ref[1] + 0.5 + 0.5 * n[1], ref[2] + 0.5 + 0.5 * n[2])
             )
+            if opens_on_use(block_of_state(state).name):
+                d += 100.0
             if best is None or d < best[0]:
                 best = (d, ref, face)
         return None if best is None else (best[1], best[2])
@@ -139,7 +165,15 @@ class Placer:
         face_point = (ref[0] + 0.5 + 0.5 * n[0], ref[1] + 0.5 + 0.5 * n[1], ref[2] + 0.5 + 0.5 * n[2])
         if math.dist(self.movement.eye, face_point) > self.reach + 0.5:
             return PlaceResult(target, False, block_of_state(before).name, "out of reach")
+        ref_state = self.world.state_at(*ref)
+        sneak = self.self_id is not None and opens_on_use(
+            block_of_state(ref_state).name if ref_state else None
+        )
+        if sneak:  # as a player does: sneaking, the click places against the block instead of opening it
+            self.conn.send(EntityAction(entity_id=self.self_id(), action_id=0, jump_boost=0))
         self.use_on(ref, face)
+        if sneak:
+            self.conn.send(EntityAction(entity_id=self.self_id(), action_id=1, jump_boost=0))
         clock = self.conn.clock
         deadline = clock.seconds() + self.answer_timeout
         while self.world.state_at(*target) == before and clock.seconds() < deadline:

@@ -206,3 +206,31 @@ async def test_into_the_pit_mine_coal_with_a_pickaxe_and_climb_out(server, sandb
         assert body.movement.corrections == 0
     finally:
         await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_placing_against_a_crafting_table_sneaks_instead_of_opening_it(server) -> None:
+    """The only face touching the target belongs to a crafting table: the body sneaks while clicking it, so
+    the server places the furnace on top instead of opening the table's menu (vanilla ``use`` order)."""
+    body = await _spawn(server)
+    name = body.config.username
+    try:
+        x, y, z = body.movement.block_position()
+        table = (x + 2, y + 1, z)  # a floating table: air all round, the cell above it touches nothing else
+        above = (table[0], table[1] + 1, table[2])
+        for c in (table, above, (x + 2, y, z), (x + 1, y + 1, z), (x + 1, y + 2, z)):
+            server.set_block(*c, "air")
+        server.set_block(*table, "crafting_table")
+        await body.sleep(0.3)
+        assert server.give_item(name, "furnace", 1) == 1
+        await body.sleep(0.3)
+        assert body.placer.reference_for(above) == (table, 1)  # the table's top face: nothing else touches
+        opened: list[Any] = []
+        body.conn.on("open_window", opened.append)
+        res = await body.place(above, "minecraft:furnace")
+        assert res.placed and res.new_block == "minecraft:furnace", res
+        assert server.block_at(*above) == "furnace"
+        assert opened == []
+        assert not server.player(name).sneaking  # sneaking ended after the click
+    finally:
+        await body.disconnect()
