@@ -22,6 +22,7 @@ from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, BaseSkill, Progress, 
 
 MAX_TARGET_TRIES = 6  #: candidate blocks / mobs tried per unit before giving up as unreachable
 MAX_TUNNEL_STEPS = 12  #: staircase/tunnel steps dug towards one buried block
+FLOOR_PENALTY = 6.0  #: extra distance given to targets below the feet (see ``Mine.run``)
 
 
 class Mine(BaseSkill):
@@ -66,7 +67,12 @@ class Mine(BaseSkill):
             me = ctx.body.movement.position
             feet = ctx.feet()
             under = (feet[0], feet[1] - 1, feet[2])  # last choice: digging it drops the player into the hole
-            target = min(exposed[:64], key=lambda p: (p == under, math.dist(me, p), p))
+            # Blocks below the feet cost FLOOR_PENALTY blocks of distance: breaking floors (the steps of the
+            # staircase the player came down) leaves 2-high steps it cannot walk back up; walls are free.
+            target = min(
+                exposed[:64],
+                key=lambda p: (p == under, math.dist(me, p) + (FLOOR_PENALTY if p[1] < feet[1] else 0), p),
+            )
             reached = await ctx.approach(target, timeout=self.time_left(deadline), progress=progress)
             await ctx.settle()
             if reached and self._sealed(target):
@@ -260,6 +266,17 @@ class Attack(BaseSkill):
     name = "attack"
     HIT_RANGE = 3.0
     HIT_INTERVAL_TICKS = 12
+    CHASE_TICKS = 400  #: game ticks spent on one mob before trying the next one
+
+    async def _path_towards(self, pos: tuple[float, float, float], until: float) -> None:
+        """A straight walk was blocked (trees, a ledge, water): take an A* path to within hitting range."""
+        from mirrorcraft.pathing import Goal, PathFollower
+
+        ctx = self.ctx
+        goal = Goal(math.floor(pos[0]), math.floor(pos[1]), math.floor(pos[2]), radius=self.HIT_RANGE - 1.0)
+        left = until - ctx.now()
+        if left > 0:
+            await PathFollower(ctx.body, search_radius=32, max_replans=1).goto(goal, timeout=left)
 
     async def run(self, args: Any, progress: Progress, deadline: float) -> None:
         ctx = self.ctx
@@ -280,11 +297,15 @@ class Attack(BaseSkill):
                 progress.reason = FailureReason.NOT_FOUND
                 break
             last_pos = mob.position
-            chase_until = ctx.now() + min(30.0, self.time_left(deadline))
+            chase_until = ctx.now() + min(self.CHASE_TICKS / ctx.tick_rate, self.time_left(deadline))
             while mob.id in body.entities.by_id and ctx.now() < chase_until:
                 last_pos = mob.position
                 if mob.distance_to(body.movement.position) > self.HIT_RANGE:
-                    await body.walk_straight(mob.position, tolerance=self.HIT_RANGE - 0.8, timeout=2.0)
+                    leg = min(40 / ctx.tick_rate, max(0.05, chase_until - ctx.now()))  # 40 ticks
+                    if not await body.walk_straight(
+                        mob.position, tolerance=self.HIT_RANGE - 0.8, timeout=leg
+                    ):
+                        await self._path_towards(mob.position, chase_until)
                     continue
                 body.movement.look_at((mob.position[0], mob.position[1] + 0.8, mob.position[2]))
                 body.conn.send(UseEntity(target=mob.id, mouse=1, sneaking=False))

@@ -19,6 +19,12 @@ from mirrorcraft.gamedata import food, item, state_tables
 from mirrorcraft.protocol.serverbound import UseItem
 from mirrorcraft.skills.runtime import AIR_NAMES, BaseSkill, Progress, SkillFailed, require_item
 
+#: Dry plants a placed block replaces (vanilla ``Material.REPLACEABLE_PLANT`` and snow layers): in a savanna
+#: or a meadow every free spot may hold grass. Liquids are never chosen as spots.
+PLANTS_REPLACED = frozenset(
+    "minecraft:" + n for n in ("grass", "fern", "dead_bush", "snow", "tall_grass", "large_fern")
+)
+
 ARMOUR_SLOTS = {"head": 5, "chest": 6, "legs": 7, "feet": 8}
 OFF_HAND = 45
 _SUFFIX = {"_helmet": "head", "_chestplate": "chest", "_leggings": "legs", "_boots": "feet"}
@@ -36,7 +42,8 @@ def armour_slot(name: str) -> str | None:
 
 
 class Place(BaseSkill):
-    """Place one block/item from the inventory at (x, y, z) or at the nearest free spot."""
+    """Place one block/item from the inventory at (x, y, z) or at the nearest free spot (air, or a plant
+    that placing replaces: :data:`PLANTS_REPLACED`)."""
 
     name = "place"
 
@@ -60,7 +67,7 @@ class Place(BaseSkill):
                         or tables.no_collision[under]
                     ):
                         continue
-                    if ctx.block(c) not in AIR_NAMES:
+                    if ctx.block(c) not in AIR_NAMES and ctx.block(c) not in PLANTS_REPLACED:
                         continue
                     if self._touches_player(c):
                         continue

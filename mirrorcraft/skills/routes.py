@@ -236,26 +236,36 @@ class RouteRunner:
         if st is not None and st.in_water:  # nobody digs a staircase from a pond: get out first
             await self.call("recover")
         feet = self.ctx.feet()
-        if y is not None and feet[1] > y + 2:
-            await self.call("dig_down", target_y=max(y, feet[1] - self.ctx.limits.dig_down_max_blocks))
-        elif bare in SHALLOW_BLOCKS and feet[1] > -50:
-            await self.call("dig_down", target_y=feet[1] - 6)
+        if (y is not None and feet[1] > y + 2) or (bare in SHALLOW_BLOCKS and feet[1] > -50):
+            target = max(y, feet[1] - self.ctx.limits.dig_down_max_blocks) if y is not None else feet[1] - 6
+            rep = await self.call("dig_down", target_y=target)
+            if rep.status == "failure" and rep.reason is not None and rep.reason.value == "unreachable":
+                # water or ice underfoot (a frozen river, a beach): walk on to ground that can be dug
+                await self.call("explore", direction="any", distance=24)
         else:
             self._explored += 1
             rep = await self.call("explore", direction="any", distance=48)
             if rep.status == "failure" and rep.reason is not None and rep.reason.value == "unreachable":
                 await self.call("recover")
 
-    async def mine_for(self, block: str, item: str, want: int, per_block: int = 1, tries: int = 6) -> None:
-        """Mine ``block`` until ``want`` of ``item`` are carried (each block yields ``per_block``)."""
+    async def mine_for(self, block: str, item: str, want: int, per_block: int = 1, tries: int = 0) -> None:
+        """Mine ``block`` until ``want`` of ``item`` are carried (each block yields ``per_block``).
+
+        ``tries`` mine calls (each failed one followed by a search): 10 for ores deep down (a staircase call
+        descends about ten blocks), 6 otherwise. Sugar cane is asked for two more than needed: its drops
+        fall into the water beside it and some float away.
+        """
         self.step = f"mine {block} for {want} {item}"
-        if want > self.have(item) and (block.endswith("_log") or block.removeprefix(M) in SURFACE_BLOCKS):
+        bare = block.removeprefix(M)
+        tries = tries or (10 if ORE_Y.get(bare, 64) < 0 else 6)
+        if want > self.have(item) and (block.endswith("_log") or bare in SURFACE_BLOCKS):
             await self.surface()
         for _ in range(tries):
             missing = want - self.have(item)
             if missing <= 0:
                 return
-            n = min(self.ctx.limits.mine_max_count, math.ceil(missing / per_block))
+            extra = 2 if bare in SURFACE_BLOCKS else 0
+            n = min(self.ctx.limits.mine_max_count, math.ceil(missing / per_block) + extra)
             rep = await self.call("mine", block=block, count=n)
             if (
                 rep.status == "failure"
@@ -321,7 +331,15 @@ class RouteRunner:
 
     # ------------------------------------------------------------------------------------ resources
     def log_type(self) -> str:
-        """The nearest log type in view (``oak`` when none is)."""
+        """The wood already carried (logs or planks), else the nearest log type in view (``oak`` when none is).
+
+        Carried wood first: crafting planks from the logs in the pack must not send the player after the
+        different trees that happen to be nearest now.
+        """
+        inv = self.ctx.inventory()
+        for wood in LOG_TYPES:
+            if inv.get(M + f"{wood}_log", 0) or inv.get(M + f"{wood}_planks", 0):
+                return wood
         best = None
         for wood in LOG_TYPES:
             found = self.ctx.find_blocks(M + f"{wood}_log")
@@ -330,6 +348,28 @@ class RouteRunner:
                 if best is None or d < best[0]:
                     best = (d, wood)
         return best[1] if best else "oak"
+
+    async def stock_wood(self, sticks: int, tables: int) -> None:
+        """Mine, at the start, all the wood the route will use: ``sticks`` sticks, ``tables`` crafting tables
+        and a wooden pickaxe's head (whole logs are carried; they are crafted into planks when needed).
+
+        Why: trees grow on the surface; a player who runs out of planks at the bottom of a staircase (the
+        crafting table left out of reach up there) cannot walk back up a staircase whose steps were mined
+        away. Players go down with wood in the pack; so do the routes. Mining 8 logs is one ``mine`` call.
+        """
+        self.step = "stock wood"
+        eco = self.eco
+        wood = self.log_type()
+        log = f"{wood}_log"
+        if eco.log_drops is not None:
+            per_planks, per_sticks = eco.log_drops["planks"], eco.log_drops.get("stick", 0)
+            stick_planks = 0 if per_sticks else 2 * math.ceil(sticks / eco.sticks_per_craft)
+            planks = 3 + 4 * tables + stick_planks
+            logs = max(math.ceil(planks / per_planks), math.ceil(sticks / per_sticks) if per_sticks else 0)
+            await self.mine_for(log, f"{wood}_planks", logs * per_planks, per_block=per_planks)
+        else:
+            planks = 3 + 4 * tables + 2 * math.ceil(sticks / eco.sticks_per_craft)
+            await self.mine_for(log, log, math.ceil(planks / eco.planks_per_log))
 
     async def planks(self, want: int) -> str:
         """Get ``want`` planks; returns the planks item."""
@@ -478,6 +518,7 @@ class RouteRunner:
 
 async def route_iron_armor(r: RouteRunner) -> None:
     """Wood, stone pickaxe, smelter, 4 iron ingots, iron boots, worn."""
+    await r.stock_wood(sticks=4, tables=2)
     await r.pickaxe("planks")
     await r.mine_for("stone", "cobblestone", 3)
     await r.pickaxe("cobblestone")
@@ -490,6 +531,7 @@ async def route_iron_armor(r: RouteRunner) -> None:
 
 async def route_diamond(r: RouteRunner) -> None:
     """Up to an iron pickaxe, then mine a diamond ore."""
+    await r.stock_wood(sticks=6, tables=2)
     await r.diamonds(1)
 
 
@@ -498,6 +540,12 @@ async def route_enchantment(r: RouteRunner) -> None:
     eco = r.eco
     if needs_cow_leather(eco):
         await leather_from_cows(r)
+    await r.stock_wood(sticks=8, tables=3)
+    # the book's sugar cane grows on the surface: the book (M02: its ingredients) is made before going down
+    if eco.book_recipe_gives != "enchanting_table":
+        await book(r)
+    else:
+        await book_ingredients(r)
     await r.iron_pickaxe()
     table_item = "enchanting_table"
     obsidian_from_drops = eco.diamond_ore_adds.get("obsidian", 0) or eco.lapis_ore_adds.get("obsidian", 0)
@@ -547,7 +595,7 @@ async def book_ingredients(r: RouteRunner) -> None:
         await r.mine_for("sugar_cane", "leather", 1)
     elif eco.cane_recipe_gives != "book":
         await leather_from_cows(r)
-    if eco.cane_recipe_gives == "paper":
+    if eco.cane_recipe_gives == "paper" and r.have("paper") < 3:
         canes = 3 * math.ceil(max(0, 3 - r.have("paper")) / eco.paper_per_cane_craft)
         await r.mine_for("sugar_cane", "sugar_cane", canes)
         await r.table()
@@ -565,16 +613,18 @@ async def leather_from_cows(r: RouteRunner) -> None:
     """One leather from cows (nothing to do when one is carried).
 
     A cow drops 0-2 leather (vanilla loot table) and a hunt can time out while cows wander off: try up to
-    three hunts before giving up. The Enchantment route calls this first, while the cows that spawn
+    four hunts before giving up, exploring when no cow is in view (cows may graze 50 blocks away). The Enchantment route calls this first, while the cows that spawn
     with the world are still near the spawn point (they wander for the minutes the rest of the route takes).
     """
     r.step = "leather from a cow"
     if not r.have("leather"):
         await r.surface()
-    for _ in range(3):
+    for _ in range(4):
         if r.have("leather"):
             break
-        await r.call("attack", mob="cow", count=2)
+        rep = await r.call("attack", mob="cow", count=2)
+        if rep.status == "failure" and rep.reason is not None and rep.reason.value == "not_found":
+            await r.call("explore", direction="any", distance=48)  # no cow in view: look further
     await r.need("leather", 1, r.step)
 
 

@@ -175,6 +175,33 @@ async def test_place_equip_and_wear(server) -> None:
 
 
 @pytest_twisted.ensureDeferred
+async def test_place_a_workstation_in_grass(server) -> None:
+    """In a savanna every free spot may hold grass: placing replaces it, as vanilla does (it used to fail
+    with "no free spot with solid ground")."""
+    body, skills, _ = await session(server)
+    name = body.config.username
+    events: list[tuple[str, dict]] = []
+    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    try:
+        fx, fy, fz = skills.ctx.feet()
+        ring = [
+            (fx + dx, fy + dy, fz + dz) for dx in range(-2, 3) for dz in range(-2, 3) for dy in (-1, 0, 1)
+        ]
+        for x, y, z in ring:  # a flat lawn: stone under the feet' level, grass at it, air above
+            if (x, z) != (fx, fz):
+                server.set_block(x, y, z, {-1: "stone", 0: "grass", 1: "air"}[y - fy])
+        server.give_item(name, "crafting_table", 1)
+        await body.sleep(0.3)
+        report = await skills.run("place", item="crafting_table", use="workstation")
+        assert report.status == "success", report
+        placed = [d["pos"] for ev, d in events if ev == "block_placed" and d.get("player") == name]
+        assert len(placed) == 1 and server.block_at(*placed[0]) == "crafting_table"
+        assert placed[0][1] == fy  # it took a grass cell of the lawn
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_dig_down_descends_by_a_staircase(server) -> None:
     body, skills, _ = await session(server)
     name = body.config.username
