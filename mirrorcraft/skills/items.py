@@ -75,6 +75,39 @@ class Place(BaseSkill):
         me = ctx.body.movement.position
         return sorted(out, key=lambda c: (math.dist(me, (c[0] + 0.5, c[1] + 0.5, c[2] + 0.5)), c))
 
+    async def _clear_spot(self, progress: Progress) -> list[tuple[int, int, int]]:
+        """No free spot (a one-wide tunnel, a pit): break the one block beside the feet that opens a spot.
+
+        The body may clear one local obstruction: a solid, breakable block at feet level next to the player,
+        standing on solid ground and not touching a liquid (breaking it must not let water in). Counted in
+        ``blocks_broken``; returns ``[that cell]`` once it is air, else ``[]``.
+        """
+        from mirrorcraft.skills.movement import _unbreakable
+        from mirrorcraft.skills.runtime import LIQUIDS
+
+        ctx = self.ctx
+        tables = state_tables()
+        fx, fy, fz = ctx.feet()
+        for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            c = (fx + dx, fy, fz + dz)
+            name = ctx.block(c)
+            under = ctx.body.world.state_at(c[0], c[1] - 1, c[2])
+            if name is None or name in AIR_NAMES or name in LIQUIDS or _unbreakable(name):
+                continue
+            if under is None or tables.no_collision[under]:
+                continue
+            around = [(c[0] + a, c[1] + b, c[2] + d) for a, b, d in
+                      ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 0, -1))]  # fmt: skip
+            if any(ctx.block(n) in LIQUIDS for n in around):
+                continue
+            tool, _ = ctx.best_tool(name)
+            await ctx.hold(tool)
+            res = await ctx.body.dig(c)
+            if res.broken:
+                progress.broke(res.block)
+                return [c]
+        return []
+
     def _touches_player(self, c: tuple[int, int, int]) -> bool:
         x, y, z = self.ctx.body.movement.position
         # player box 0.6 wide, 1.8 high (vanilla), against the unit cell c
@@ -96,6 +129,8 @@ class Place(BaseSkill):
             raise SkillFailed(FailureReason.CANNOT_PLACE, "give all of x, y, z or none of them")
         else:
             targets = self._spots()
+            if not targets and args.use != "pour":
+                targets = await self._clear_spot(progress)
         if not targets:
             raise SkillFailed(FailureReason.CANNOT_PLACE, "no free spot with solid ground within 2 blocks")
         if not await ctx.hold(args.item):

@@ -268,6 +268,13 @@ class RouteRunner:
             n = min(self.ctx.limits.mine_max_count, math.ceil(missing / per_block) + extra)
             rep = await self.call("mine", block=block, count=n)
             if (
+                self.have(item) < want
+                and rep.completed
+                and self.ctx.item_entities(M + item.removeprefix(M), self.ctx.limits.collect_radius)
+            ):
+                # broken but not picked up (sugar cane drops fall into the water beside it and drift)
+                await self.call("collect", item=M + item.removeprefix(M))
+            if (
                 rep.status == "failure"
                 and rep.reason is not None
                 and rep.reason.value in ("not_found", "unreachable", "timeout")
@@ -518,7 +525,7 @@ class RouteRunner:
 
 async def route_iron_armor(r: RouteRunner) -> None:
     """Wood, stone pickaxe, smelter, 4 iron ingots, iron boots, worn."""
-    await r.stock_wood(sticks=4, tables=2)
+    await r.stock_wood(sticks=4, tables=3)
     await r.pickaxe("planks")
     await r.mine_for("stone", "cobblestone", 3)
     await r.pickaxe("cobblestone")
@@ -531,7 +538,7 @@ async def route_iron_armor(r: RouteRunner) -> None:
 
 async def route_diamond(r: RouteRunner) -> None:
     """Up to an iron pickaxe, then mine a diamond ore."""
-    await r.stock_wood(sticks=6, tables=2)
+    await r.stock_wood(sticks=6, tables=3)
     await r.diamonds(1)
 
 
@@ -540,7 +547,7 @@ async def route_enchantment(r: RouteRunner) -> None:
     eco = r.eco
     if needs_cow_leather(eco):
         await leather_from_cows(r)
-    await r.stock_wood(sticks=8, tables=3)
+    await r.stock_wood(sticks=8, tables=4)
     # the book's sugar cane grows on the surface: the book (M02: its ingredients) is made before going down
     if eco.book_recipe_gives != "enchanting_table":
         await book(r)

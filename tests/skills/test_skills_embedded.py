@@ -202,6 +202,35 @@ async def test_place_a_workstation_in_grass(server) -> None:
 
 
 @pytest_twisted.ensureDeferred
+async def test_place_in_a_shaft_clears_one_block_for_the_workstation(server) -> None:
+    """Walled in a one-wide shaft (no free spot within 2 blocks), ``place`` breaks the one block beside the
+    feet (the body's one local obstruction), reports it in ``blocks_broken`` and places there."""
+    body, skills, _ = await session(server)
+    name = body.config.username
+    try:
+        fx, fy, fz = skills.ctx.feet()
+        cx, cy, cz = fx + 12, fy + 6, fz - 12  # in the air: the shaft is all ours
+        for dx in range(-3, 4):
+            for dz in range(-3, 4):
+                for dy in range(-1, 3):
+                    inside = (dx, dz) == (0, 0) and dy in (0, 1)
+                    server.set_block(cx + dx, cy + dy, cz + dz, "air" if inside else "stone")
+        server.teleport(name, cx + 0.5, cy, cz + 0.5)
+        await body.sleep(0.5)
+        assert skills.ctx.feet() == (cx, cy, cz)
+        server.give_item(name, "crafting_table", 1)
+        server.give_item(name, "stone_pickaxe", 1)
+        await body.sleep(0.3)
+        report = await skills.run("place", item="crafting_table", use="workstation")
+        assert report.status == "success", report
+        assert [(b.block, b.count) for b in report.blocks_broken] == [("minecraft:stone", 1)]
+        beside = [(cx + dx, cy, cz + dz) for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+        assert sorted(server.block_at(*c) for c in beside) == ["crafting_table", "stone", "stone", "stone"]
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_dig_down_descends_by_a_staircase(server) -> None:
     body, skills, _ = await session(server)
     name = body.config.username
