@@ -400,11 +400,8 @@ class RouteRunner:
             await self.mine_for(f"{wood}_log", "stick", want, per_block=self.eco.log_drops["stick"])
             return
         crafts = math.ceil((want - self.have("stick")) / self.eco.sticks_per_craft)
-        planks = await self.planks(2 * crafts + self._planks_kept())
+        planks = await self.planks(2 * crafts)
         await self.craft("inventory", ["P ", "P "], {"P": planks}, "stick", want, self.eco.sticks_per_craft)
-
-    def _planks_kept(self) -> int:
-        return sum(n for k, n in self.ctx.inventory().items() if k.endswith("_planks"))
 
     async def table(self, force: bool = False) -> None:
         """Make and place a crafting table unless one is near (or ``force``: the near one is unusable)."""
