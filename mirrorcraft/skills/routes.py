@@ -55,7 +55,14 @@ LOG_TYPES = ("oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove
 SHALLOW_BLOCKS = {"stone"}
 #: Blocks that grow on the surface (with logs): a route climbs back to its spawn point before mining them.
 SURFACE_BLOCKS = {"sugar_cane"}
-ORE_Y = {"coal_ore": 40, "iron_ore": 16, "diamond_ore": -54, "lapis_ore": -30, "obsidian": -54}
+#: Heights a route digs down to when an ore is not in view: inside the catalogue worlds' custom ore bands
+#: (``mirrorcraft.datapacks.biome.CUSTOM_ORE_BANDS``, the paper's appendix J: coal 44-112, iron 40-92,
+#: lapis 30-68, diamond 36-68 and 52-72, obsidian 36-64 and 50-72), where the ores are dense; digging to
+#: vanilla's deep diamond levels walks away from them. A world with only vanilla ore placement (one a user
+#: brings) would need deeper values.
+ORE_Y = {"coal_ore": 56, "iron_ore": 56, "diamond_ore": 50, "lapis_ore": 46, "obsidian": 50}
+#: Ores that may take several staircase calls to reach: their searches get more tries.
+DEEP_ORES = {"diamond_ore", "lapis_ore", "obsidian"}
 
 
 class RouteFailed(Exception):  # noqa: N818 - route control flow, reported in the control's table
@@ -251,13 +258,12 @@ class RouteRunner:
     async def mine_for(self, block: str, item: str, want: int, per_block: int = 1, tries: int = 0) -> None:
         """Mine ``block`` until ``want`` of ``item`` are carried (each block yields ``per_block``).
 
-        ``tries`` mine calls (each failed one followed by a search): 10 for ores deep down (a staircase call
-        descends about ten blocks), 6 otherwise. Sugar cane is asked for two more than needed: its drops
+        ``tries`` mine calls (each failed one followed by a search): 10 for :data:`DEEP_ORES`, 6 otherwise. Sugar cane is asked for two more than needed: its drops
         fall into the water beside it and some float away.
         """
         self.step = f"mine {block} for {want} {item}"
         bare = block.removeprefix(M)
-        tries = tries or (10 if ORE_Y.get(bare, 64) < 0 else 6)
+        tries = tries or (10 if bare in DEEP_ORES else 6)
         if want > self.have(item) and (block.endswith("_log") or bare in SURFACE_BLOCKS):
             await self.surface()
         for _ in range(tries):
