@@ -30,10 +30,13 @@ What a route knows per suite (M01..M06, by rule id):
   M03; the book recipe yields an enchanting table in M02; leather comes from sugar cane in M02, from cows
   elsewhere; M06 iron ore and cows add paper.
 
-Measured on the embedded server in the ``sandbox`` world (docs/skills.md "Reachability" has the table,
-with actions per cell); its resources are sized so every route has what it needs under every suite.
-The cow hunt for leather is retried (a cow drops 0-2 leather and wanders off). The routes in the
-catalogue worlds (which need ``explore``/``dig_down`` searches the sandbox never exercises) are unproven.
+Measured on the embedded server in the ``sandbox`` world and in the catalogue worlds (docs/skills.md
+"Reachability" has the tables, with actions per cell). Natural terrain shaped the routes as it shapes a
+player's habits: all the wood the route will use is mined first (:meth:`RouteRunner.stock_wood`: a player
+at the bottom of a staircase cannot fetch more), the surface things of Enchantment (a cow's leather, sugar
+cane, the book) come before going down, ores are searched by digging into the catalogue's ore bands
+(:data:`ORE_Y`), and a crafting table or smelter out of reach is replaced rather than walked back to. The
+cow hunt for leather is retried (a cow drops 0-2 leather and wanders off).
 """
 
 from __future__ import annotations
@@ -61,6 +64,9 @@ SURFACE_BLOCKS = {"sugar_cane"}
 #: vanilla's deep diamond levels walks away from them. A world with only vanilla ore placement (one a user
 #: brings) would need deeper values.
 ORE_Y = {"coal_ore": 56, "iron_ore": 56, "diamond_ore": 50, "lapis_ore": 46, "obsidian": 50}
+#: The bottom of each ore's band: a search above it that sees nothing reachable digs on down the band
+#: (each staircase step opens new rock to the player's reach) before it resorts to exploring.
+ORE_FLOOR = {"coal_ore": 44, "iron_ore": 40, "diamond_ore": 36, "lapis_ore": 30, "obsidian": 36}
 #: Ores that may take several staircase calls to reach: their searches get more tries.
 DEEP_ORES = {"diamond_ore", "lapis_ore", "obsidian"}
 
@@ -232,7 +238,8 @@ class RouteRunner:
             raise RouteFailed(what, detail)
 
     async def search(self, block: str) -> None:
-        """One action towards finding ``block``: dig down towards its usual height, else explore.
+        """One action towards finding ``block``: dig down towards its usual height (then on down its band,
+        :data:`ORE_FLOOR`), else explore.
 
         Stone lies under the soil nearly everywhere, so a short staircase down (6 blocks) exposes it; an
         exploration that could not move (a hole, an enclosure) is followed by ``recover``.
@@ -243,6 +250,9 @@ class RouteRunner:
         if st is not None and st.in_water:  # nobody digs a staircase from a pond: get out first
             await self.call("recover")
         feet = self.ctx.feet()
+        floor = ORE_FLOOR.get(bare)
+        if y is not None and feet[1] <= y + 2 and floor is not None and feet[1] > floor + 2:
+            y = max(floor, feet[1] - 8)  # in the band already: further down it
         if (y is not None and feet[1] > y + 2) or (bare in SHALLOW_BLOCKS and feet[1] > -50):
             target = max(y, feet[1] - self.ctx.limits.dig_down_max_blocks) if y is not None else feet[1] - 6
             rep = await self.call("dig_down", target_y=target)
@@ -258,8 +268,9 @@ class RouteRunner:
     async def mine_for(self, block: str, item: str, want: int, per_block: int = 1, tries: int = 0) -> None:
         """Mine ``block`` until ``want`` of ``item`` are carried (each block yields ``per_block``).
 
-        ``tries`` mine calls (each failed one followed by a search): 10 for :data:`DEEP_ORES`, 6 otherwise. Sugar cane is asked for two more than needed: its drops
-        fall into the water beside it and some float away.
+        ``tries`` mine calls (each failed one followed by a search): 10 for :data:`DEEP_ORES`, 6 otherwise.
+        Sugar cane is asked for two more than needed: its drops fall into the water beside it and some
+        float away.
         """
         self.step = f"mine {block} for {want} {item}"
         bare = block.removeprefix(M)

@@ -38,6 +38,11 @@ def _agrees(report, before: dict[str, int], after: dict[str, int]) -> None:
     assert report.inventory_delta == dict(sorted(truth.items())), (report.inventory_delta, truth)
 
 
+def _placed_by(events: list[tuple[str, dict]], name: str) -> list:
+    """Positions of the server's ``block_placed`` events by player ``name``."""
+    return [d["pos"] for ev, d in events if ev == "block_placed" and d.get("player") == name]
+
+
 @pytest_twisted.ensureDeferred
 async def test_mine_a_log_with_bare_hands_and_pick_it_up(server) -> None:
     body, skills, _ = await session(server)
@@ -158,7 +163,7 @@ async def test_place_equip_and_wear(server) -> None:
         await body.sleep(0.3)
         report = await skills.run("place", item="cobblestone", use="build")
         assert report.status == "success", report
-        placed = [d["pos"] for ev, d in events if ev == "block_placed" and d.get("player") == name]
+        placed = _placed_by(events, name)
         assert len(placed) == 1 and server.block_at(*placed[0]) == "cobblestone"
         assert report.inventory_delta == {"minecraft:cobblestone": -1}
         assert signature(SkillCall.create("place", {"item": "cobblestone", "use": "build"})) == (
@@ -194,7 +199,7 @@ async def test_place_a_workstation_in_grass(server) -> None:
         await body.sleep(0.3)
         report = await skills.run("place", item="crafting_table", use="workstation")
         assert report.status == "success", report
-        placed = [d["pos"] for ev, d in events if ev == "block_placed" and d.get("player") == name]
+        placed = _placed_by(events, name)
         assert len(placed) == 1 and server.block_at(*placed[0]) == "crafting_table"
         assert placed[0][1] == fy  # it took a grass cell of the lawn
     finally:
