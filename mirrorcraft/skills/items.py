@@ -78,8 +78,9 @@ class Place(BaseSkill):
     async def _clear_spot(self, progress: Progress) -> list[tuple[int, int, int]]:
         """No free spot (a one-wide tunnel, a pit): break the one block beside the feet that opens a spot.
 
-        The body may clear one local obstruction: a solid, breakable block at feet level next to the player,
-        standing on solid ground and not touching a liquid (breaking it must not let water in). Counted in
+        The body may clear one local obstruction: a solid, breakable block next to the player at feet level
+        (else at head level), standing on solid ground and not touching a liquid (breaking it must not let
+        water in). Counted in
         ``blocks_broken``; returns ``[that cell]`` once it is air, else ``[]``.
         """
         from mirrorcraft.skills.movement import _unbreakable
@@ -88,8 +89,10 @@ class Place(BaseSkill):
         ctx = self.ctx
         tables = state_tables()
         fx, fy, fz = ctx.feet()
-        for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            c = (fx + dx, fy, fz + dz)
+        sides = ((1, 0), (-1, 0), (0, 1), (0, -1))
+        # beside the feet first, then beside the head (standing on the block beside the feet)
+        for dy, dx, dz in [(0, *d) for d in sides] + [(1, *d) for d in sides]:
+            c = (fx + dx, fy + dy, fz + dz)
             name = ctx.block(c)
             under = ctx.body.world.state_at(c[0], c[1] - 1, c[2])
             if name is None or name in AIR_NAMES or name in LIQUIDS or _unbreakable(name):

@@ -64,9 +64,10 @@ SURFACE_BLOCKS = {"sugar_cane"}
 #: vanilla's deep diamond levels walks away from them. A world with only vanilla ore placement (one a user
 #: brings) would need deeper values.
 ORE_Y = {"coal_ore": 56, "iron_ore": 56, "diamond_ore": 50, "lapis_ore": 46, "obsidian": 50}
-#: The bottom of each ore's band: a search above it that sees nothing reachable digs on down the band
-#: (each staircase step opens new rock to the player's reach) before it resorts to exploring.
-ORE_FLOOR = {"coal_ore": 44, "iron_ore": 40, "diamond_ore": 36, "lapis_ore": 30, "obsidian": 36}
+#: Once at an ore's height, a search digs on down this many blocks per call (each staircase step opens new
+#: rock to the player's reach; the vanilla placements lie below the bands), down to :data:`SEARCH_FLOOR`.
+SEARCH_STEP = 8
+SEARCH_FLOOR = -50
 #: Ores that may take several staircase calls to reach: their searches get more tries.
 DEEP_ORES = {"diamond_ore", "lapis_ore", "obsidian"}
 
@@ -238,8 +239,8 @@ class RouteRunner:
             raise RouteFailed(what, detail)
 
     async def search(self, block: str) -> None:
-        """One action towards finding ``block``: dig down towards its usual height (then on down its band,
-        :data:`ORE_FLOOR`), else explore.
+        """One action towards finding ``block``: dig down towards its usual height (then on down,
+        :data:`SEARCH_STEP` blocks a call), else explore.
 
         Stone lies under the soil nearly everywhere, so a short staircase down (6 blocks) exposes it; an
         exploration that could not move (a hole, an enclosure) is followed by ``recover``.
@@ -250,9 +251,8 @@ class RouteRunner:
         if st is not None and st.in_water:  # nobody digs a staircase from a pond: get out first
             await self.call("recover")
         feet = self.ctx.feet()
-        floor = ORE_FLOOR.get(bare)
-        if y is not None and feet[1] <= y + 2 and floor is not None and feet[1] > floor + 2:
-            y = max(floor, feet[1] - 8)  # in the band already: further down it
+        if y is not None and feet[1] <= y + 2 and feet[1] > SEARCH_FLOOR + 2:
+            y = max(SEARCH_FLOOR, feet[1] - SEARCH_STEP)  # at its height already: on down
         if (y is not None and feet[1] > y + 2) or (bare in SHALLOW_BLOCKS and feet[1] > -50):
             target = max(y, feet[1] - self.ctx.limits.dig_down_max_blocks) if y is not None else feet[1] - 6
             rep = await self.call("dig_down", target_y=target)
