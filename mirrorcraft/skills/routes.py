@@ -67,9 +67,19 @@ ORE_Y = {"coal_ore": 56, "iron_ore": 56, "diamond_ore": 50, "lapis_ore": 46, "ob
 #: Once at an ore's height, a search digs on down this many blocks per call (each staircase step opens new
 #: rock to the player's reach; the vanilla placements lie below the bands), down to :data:`SEARCH_FLOOR`.
 SEARCH_STEP = 8
+SPIRAL = ("north", "east", "south", "west")
 SEARCH_FLOOR = -50
 #: Ores that may take several staircase calls to reach: their searches get more tries.
 DEEP_ORES = {"diamond_ore", "lapis_ore", "obsidian"}
+
+
+def spiral_direction(leg: int) -> str:
+    """The compass direction of leg ``leg`` (from 0) of a square spiral: runs of 1, 1, 2, 2, 3, 3... legs."""
+    turn, left = 0, leg
+    while left >= turn // 2 + 1:
+        left -= turn // 2 + 1
+        turn += 1
+    return SPIRAL[turn % 4]
 
 
 class RouteFailed(Exception):  # noqa: N818 - route control flow, reported in the control's table
@@ -260,10 +270,21 @@ class RouteRunner:
                 # water or ice underfoot (a frozen river, a beach): walk on to ground that can be dug
                 await self.call("explore", direction="any", distance=24)
         else:
-            self._explored += 1
-            rep = await self.call("explore", direction="any", distance=48)
+            rep = await self.explore()
             if rep.status == "failure" and rep.reason is not None and rep.reason.value == "unreachable":
                 await self.call("recover")
+
+    async def explore(self, distance: int = 48) -> OutcomeReport:
+        """One ``explore`` leg of an outward square spiral (north 1 leg, east 1, south 2, west 2, north 3...).
+
+        Why not ``direction="any"``: its least-visited choice walks north, east, south, west — a square
+        that ends where it began, so a fourth leg searches nothing new (sugar cane 75 blocks from spawn was
+        never found). A spiral's legs of ``distance`` blocks, with the 32-block search radius, sweep a
+        widening ring.
+        """
+        direction = spiral_direction(self._explored)
+        self._explored += 1
+        return await self.call("explore", direction=direction, distance=distance)
 
     async def mine_for(self, block: str, item: str, want: int, per_block: int = 1, tries: int = 0) -> None:
         """Mine ``block`` until ``want`` of ``item`` are carried (each block yields ``per_block``).
@@ -645,7 +666,7 @@ async def leather_from_cows(r: RouteRunner) -> None:
             break
         rep = await r.call("attack", mob="cow", count=2)
         if rep.status == "failure" and rep.reason is not None and rep.reason.value == "not_found":
-            await r.call("explore", direction="any", distance=48)  # no cow in view: look further
+            await r.explore()  # no cow in view: look further
     await r.need("leather", 1, r.step)
 
 

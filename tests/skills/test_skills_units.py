@@ -27,7 +27,7 @@ from mirrorcraft.skills import SKILL_CLASSES, ActionHistory, SkillContext
 from mirrorcraft.skills.containers import burn_ticks
 from mirrorcraft.skills.controls import format_reachability, make_world_copy
 from mirrorcraft.skills.items import armour_slot
-from mirrorcraft.skills.routes import ECONOMIES, PICKAXE, WORLD_KINDS, RouteResult, grid
+from mirrorcraft.skills.routes import ECONOMIES, PICKAXE, WORLD_KINDS, RouteResult, grid, spiral_direction
 
 RECIPES = Path(VANILLA_PACK_DIR) / "data" / "minecraft" / "recipes"
 
@@ -125,6 +125,19 @@ def test_route_grids_are_valid_calls() -> None:
     assert signature(call)[:5] == ("craft_grid", "crafting_table", *["minecraft:cobblestone"] * 3)
     with pytest.raises(ContractError, match="2x2"):
         SkillCall.create("craft_grid", {"workstation": "inventory", "grid": g})
+
+
+def test_route_searches_walk_an_outward_spiral() -> None:
+    """Legs N, E, S, S, W, W, N, N, N...: the walk never closes a square (N, E, S, W returned to the start)."""
+    dirs = [spiral_direction(i) for i in range(12)]
+    assert "".join(d[0] for d in dirs) == "nesswwnnneee"
+    step = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+    x = z = 0
+    seen = {(0, 0)}
+    for d in (spiral_direction(i) for i in range(30)):
+        x, z = x + step[d][0], z + step[d][1]
+        assert (x, z) not in seen  # every leg ends somewhere new
+        seen.add((x, z))
 
 
 def test_fuel_burn_times_and_armour_slots() -> None:
