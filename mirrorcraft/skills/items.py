@@ -80,8 +80,7 @@ class Place(BaseSkill):
 
         The body may clear one local obstruction: a solid, breakable block next to the player at feet level
         (else at head level), standing on solid ground and not touching a liquid (breaking it must not let
-        water in). Counted in
-        ``blocks_broken``; returns ``[that cell]`` once it is air, else ``[]``.
+        water in). Counted in ``blocks_broken``; returns ``[that cell]`` once it is air, else ``[]``.
         """
         from mirrorcraft.skills.movement import _unbreakable
         from mirrorcraft.skills.runtime import LIQUIDS

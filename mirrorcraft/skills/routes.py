@@ -67,8 +67,9 @@ ORE_Y = {"coal_ore": 56, "iron_ore": 56, "diamond_ore": 50, "lapis_ore": 46, "ob
 #: Once at an ore's height, a search digs on down this many blocks per call (each staircase step opens new
 #: rock to the player's reach; the vanilla placements lie below the bands), down to :data:`SEARCH_FLOOR`.
 SEARCH_STEP = 8
-SPIRAL = ("north", "east", "south", "west")
 SEARCH_FLOOR = -50
+#: The turn order of a search spiral (:func:`spiral_direction`).
+SPIRAL = ("north", "east", "south", "west")
 #: Ores that may take several staircase calls to reach: their searches get more tries.
 DEEP_ORES = {"diamond_ore", "lapis_ore", "obsidian"}
 
@@ -655,8 +656,9 @@ async def leather_from_cows(r: RouteRunner) -> None:
     """One leather from cows (nothing to do when one is carried).
 
     A cow drops 0-2 leather (vanilla loot table) and a hunt can time out while cows wander off: try up to
-    four hunts before giving up, exploring when no cow is in view (cows may graze 50 blocks away). The Enchantment route calls this first, while the cows that spawn
-    with the world are still near the spawn point (they wander for the minutes the rest of the route takes).
+    four hunts before giving up, exploring when no cow is in view (cows may graze 50 blocks away). The
+    Enchantment route calls this first, while the cows that spawn with the world are still near the spawn
+    point (they wander for the minutes the rest of the route takes).
     """
     r.step = "leather from a cow"
     if not r.have("leather"):
