@@ -8,8 +8,11 @@ Moves from a node, in the 4 cardinal directions (and diagonals when both corner 
 * jump up — one block up onto a solid block, needs head room above the start, cost 2;
 * drop — walk off an edge and fall 1..3 blocks onto solid ground or into water, cost 1 + 0.5 per block;
 * swim — straight up or down in water, cost 1.5 (up out of water onto a bank is a jump-up move);
-* dig (optional, ``dig_cost > 0``) — walk or jump into cells that are solid but breakable, paying
-  ``dig_cost × (1 + hardness)`` per block to break; the step lists the blocks to break, top first.
+* dig (optional, ``dig_cost > 0``) — walk or jump into cells that are solid but breakable, or step one
+  block down a staircase (clearing head, feet and the cell below, onto solid ground), paying
+  ``dig_cost × (1 + hardness)`` per block to break; the step lists the blocks to break, top first. A
+  block beside or under a liquid (or an unknown / dangerous cell) is never dug: the liquid would flood
+  the tunnel, as mineflayer-pathfinder also refuses.
 
 The heuristic (octile distance in x/z plus half the height difference) never overestimates these costs,
 so paths are optimal within the search bounds. The search is bounded by ``max_nodes`` and ``max_seconds``;
@@ -24,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from mirrorcraft.pathing.grid import AIR, SOLID, WATER, PathGrid
+from mirrorcraft.pathing.grid import AIR, BLOCKED, SOLID, WATER, PathGrid
 
 Cell = tuple[int, int, int]
 FREE = (AIR, WATER)
@@ -98,8 +101,11 @@ def valid(g: PathGrid, c: Cell) -> bool:
     return _free(g, x, y, z) and _free(g, x, y + 1, z) and _supported(g, x, y, z)
 
 
+_LEAK = ((0, 1, 0), (1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1))  # above and the four sides
+
+
 def _dig_cost(g: PathGrid, cells: list[Cell], dig_cost: float) -> float | None:
-    """Cost to clear ``cells`` (None if one is unbreakable or dangerous)."""
+    """Cost to clear ``cells`` (None if one is unbreakable, dangerous, or would let a liquid in)."""
     total = 0.0
     for c in cells:
         k = g.kind(*c)
@@ -107,6 +113,9 @@ def _dig_cost(g: PathGrid, cells: list[Cell], dig_cost: float) -> float | None:
             continue
         h = g.hard(*c)
         if k != SOLID or math.isinf(h) or dig_cost <= 0:
+            return None
+        x, y, z = c
+        if any(g.kind(x + dx, y + dy, z + dz) in (WATER, BLOCKED) for dx, dy, dz in _LEAK):
             return None
         total += dig_cost * (1.0 + h)
     return total
@@ -138,6 +147,14 @@ def neighbours(g: PathGrid, c: Cell, dig_cost: float = 0.0) -> list[tuple[Cell, 
                 if cost is not None:
                     dig = tuple(p for p in ((nx, y + 2, nz), (nx, y + 1, nz)) if g.kind(*p) not in FREE)
                     out.append(((nx, y + 1, nz), 2.0 + cost, Step((nx, y + 1, nz), "dig", dig)))
+        # dig one step down a staircase (never straight down: a shaft cannot be walked back up)
+        if dig_cost > 0 and g.kind(nx, y - 2, nz) == SOLID and not in_water:
+            col = [(nx, y + 1, nz), (nx, y, nz), (nx, y - 1, nz)]
+            if any(g.kind(*p) not in FREE for p in col):
+                cost = _dig_cost(g, col, dig_cost)
+                if cost is not None:
+                    dig = tuple(p for p in col if g.kind(*p) not in FREE)
+                    out.append(((nx, y - 1, nz), 1.5 + cost, Step((nx, y - 1, nz), "dig", dig)))
         # drop 1..3
         if _free(g, nx, y, nz) and _free(g, nx, y + 1, nz) and not _supported(g, nx, y, nz):
             for k in range(1, 4):

@@ -11,6 +11,7 @@ progress for ``stuck_ticks`` ticks, when a planned cell changes, or after a serv
 from __future__ import annotations
 
 import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +56,10 @@ class PathFollower:
         stuck_ticks: Ticks without getting closer to the next cell before replanning.
         max_replans: Replans before giving up.
         sprint: Sprint while walking.
+        max_dug: Blocks this follower may break over all its plans (None: no bound); past it, ``goto``
+            stops with reason ``"dig budget spent"``.
+        before_dig: Awaited with each cell just before it is dug (the skills hold the best tool for it:
+            the pathing layer knows no tools).
     """
 
     def __init__(
@@ -68,6 +73,8 @@ class PathFollower:
         stuck_ticks: int = 30,
         max_replans: int = 5,
         sprint: bool = False,
+        max_dug: int | None = None,
+        before_dig: Callable[[tuple[int, int, int]], Awaitable[Any]] | None = None,
     ) -> None:
         self.body = body
         self.search_radius = search_radius
@@ -77,6 +84,8 @@ class PathFollower:
         self.stuck_ticks = stuck_ticks
         self.max_replans = max_replans
         self.sprint = sprint
+        self.max_dug = max_dug
+        self.before_dig = before_dig
 
     def plan(self, goal: Goal) -> PathResult:
         """Plan from the body's current cell (the grid covers start and goal)."""
@@ -119,6 +128,12 @@ class PathFollower:
                         return FollowResult(False, "timeout", replans, done, dug, clock.seconds() - t0, plan)
                     if step.dig:
                         for cell in step.dig:
+                            if self.max_dug is not None and dug >= self.max_dug:
+                                return FollowResult(
+                                    False, "dig budget spent", replans, done, dug, clock.seconds() - t0, plan
+                                )
+                            if self.before_dig is not None:
+                                await self.before_dig(cell)
                             res = await body.digger.dig(cell)
                             if not res.broken:
                                 ok = False

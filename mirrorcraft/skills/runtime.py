@@ -233,19 +233,42 @@ class SkillContext:
         t0 = self.now()
         follower = PathFollower(self.body, search_radius=48, max_replans=3)
         result = await follower.goto(goal, timeout=timeout)
-        if not result.reached and not self.in_reach(pos, reach + 0.5) and self.now() - t0 < timeout:
-            digger = PathFollower(self.body, search_radius=24, dig_cost=4.0, max_replans=1)
-            plan = digger.plan(goal)
-            cells = [c for st in plan.steps for c in st.dig]
-            if plan.status == "found" and 0 < len(cells) <= MAX_CLEARED_BLOCKS:
-                names = [self.block(c) for c in cells]
-                result = await digger.goto(goal, timeout=timeout - (self.now() - t0))
-                if progress is not None:
-                    for name in names[: result.dug]:
-                        if name is not None:
-                            progress.broke(name)
+        reached = result.reached
+        if not reached and not self.in_reach(pos, reach + 0.5) and self.now() - t0 < timeout:
+            reached = await self.dig_path(goal, MAX_CLEARED_BLOCKS, timeout - (self.now() - t0), progress)
         await self.sleep(max(0.02, 2 / self.tick_rate))  # two ticks for the last position to land
-        return self.in_reach(pos, reach + 0.5) or result.reached
+        return self.in_reach(pos, reach + 0.5) or reached
+
+    async def dig_path(
+        self, goal: Goal, max_cleared: int, timeout: float, progress: Progress | None = None
+    ) -> bool:
+        """Walk to ``goal`` along a path that breaks at most ``max_cleared`` blocks; False if none exists.
+
+        The path may go through solid blocks (walking, jumping or stepping down a staircase, never next to
+        a liquid; see :mod:`mirrorcraft.pathing.astar`); before each block the best carried tool for it is
+        held. Blocks broken are counted in ``progress`` (the report's ``blocks_broken``).
+        """
+        broken: list[str] = []
+
+        async def hold_for(cell: tuple[int, int, int]) -> None:
+            name = self.block(cell)
+            if name is not None and name not in AIR_NAMES:
+                broken.append(name)
+                await self.hold(self.best_tool(name)[0])
+
+        digger = PathFollower(
+            self.body, search_radius=24, dig_cost=4.0, max_replans=1 if max_cleared <= 2 else 3,
+            max_dug=max_cleared, before_dig=hold_for,
+        )  # fmt: skip
+        plan = digger.plan(goal)
+        cells = [c for st in plan.steps for c in st.dig]
+        if plan.status != "found" or not 0 < len(cells) <= max_cleared:
+            return False
+        result = await digger.goto(goal, timeout=timeout)
+        if progress is not None:
+            for name in broken[: result.dug]:
+                progress.broke(name)
+        return result.reached
 
     # ------------------------------------------------------------------------------------------ tools
     def best_tool(self, block_name: str) -> tuple[str | None, bool]:

@@ -122,6 +122,34 @@ def test_dig_through_only_when_allowed_and_cheaper() -> None:
     assert res.status == "found" and all(5 not in (c[2] for c in s.dig) for s in res.steps if s.dig)
 
 
+def test_dig_descends_by_a_staircase_to_a_buried_goal() -> None:
+    w = world(floor=12)  # solid stone up to y = 11; the player stands on top at y = 12
+    goal = Goal(10, 6, 5, radius=1.0)
+    assert plan(w, (5, 12, 5), goal).status == "no_path"
+    res = plan(w, (5, 12, 5), goal, dig_cost=1.0)
+    assert res.status == "found", res.status
+    path = cells(res)
+    # Every step goes down at most one block and moves one block sideways: a staircase, walkable back up.
+    for a, b in zip(path, path[1:], strict=False):
+        assert abs(a[0] - b[0]) + abs(a[2] - b[2]) == 1 and a[1] - b[1] in (0, 1), (a, b)
+    assert path[-1][1] <= 7 and goal.reached(path[-1])
+    for s in res.steps[1:]:
+        if s.move == "dig" and s.cell[1] < 12:
+            assert all(c[0] == s.cell[0] and c[2] == s.cell[2] for c in s.dig)  # only the step's own column
+
+
+def test_dig_never_opens_a_block_beside_a_liquid() -> None:
+    w = world()
+    w[20, 4:16, :] = STONE  # a full wall...
+    w[21, 4:16, :] = WATER_S  # ...holding back water on the far side, then more wall
+    w[22, 4:16, :] = STONE
+    assert plan(w, (5, 4, 5), Goal(30, 4, 5), dig_cost=1.0).status == "no_path"
+    w[21, 4:16, :] = LAVA
+    assert plan(w, (5, 4, 5), Goal(30, 4, 5), dig_cost=1.0).status == "no_path"
+    w[21, 4:16, :] = STONE  # solid all through: three blocks thick, dug
+    assert plan(w, (5, 4, 5), Goal(30, 4, 5), dig_cost=1.0).status == "found"
+
+
 def test_search_is_bounded_and_returns_partial() -> None:
     w = world(size=(200, 10, 200))
     w[100, 4:10, :] = STONE

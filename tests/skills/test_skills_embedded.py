@@ -236,6 +236,39 @@ async def test_place_in_a_shaft_clears_one_block_for_the_workstation(server) -> 
 
 
 @pytest_twisted.ensureDeferred
+async def test_mine_digs_its_way_to_a_buried_block(server) -> None:
+    """A block with no walkable spot in reach (inside a solid stone mass) is reached by a bounded staircase
+    dug by ``mine`` itself, as Mineflayer's collectBlock does; every block cleared is in ``blocks_broken``."""
+    body, skills, _ = await session(server)
+    name = body.config.username
+    try:
+        assert skills.ctx.find_blocks("minecraft:lapis_block") == []
+        fx, fy, fz = skills.ctx.feet()
+        cx, cy, cz = fx - 14, fy + 8, fz + 14  # in the air: the stone mass is all ours
+        for dx in range(-3, 14):
+            for dz in range(-5, 6):
+                for dy in range(-9, 3):
+                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
+        ore = (cx + 5, cy - 5, cz)
+        server.set_block(*ore, "lapis_block")
+        server.teleport(name, cx + 0.5, cy, cz + 0.5)
+        server.give_item(name, "stone_pickaxe", 1)
+        await body.sleep(0.5)
+        assert skills.ctx.feet() == (cx, cy, cz) and not skills.ctx.in_reach(ore)
+        before = server_counts(server, name)
+        report = await skills.run("mine", block="lapis_block")
+        assert report.status == "success" and report.completed == 1, report
+        assert server.block_at(*ore) == "air"
+        assert ("minecraft:lapis_block", 1) in [(d.item, d.count) for d in report.drops_collected]
+        stone = sum(b.count for b in report.blocks_broken if b.block == "minecraft:stone")
+        assert 3 <= stone <= 16 + 3 * 12, report.blocks_broken  # the dig budget plus the final tunnel
+        assert server.position(name)[1] < cy - 1  # it went down into the mass
+        _agrees(report, before, server_counts(server, name))
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_dig_down_descends_by_a_staircase(server) -> None:
     body, skills, _ = await session(server)
     name = body.config.username
