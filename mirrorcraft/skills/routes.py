@@ -74,6 +74,11 @@ SPIRAL = ("north", "east", "south", "west")
 DEEP_ORES = {"diamond_ore", "lapis_ore", "obsidian"}
 
 
+def failed(rep: OutcomeReport, *reasons: str) -> bool:
+    """Whether ``rep`` is a failure for one of ``reasons`` (the routes' branch on a report)."""
+    return rep.status == "failure" and rep.reason is not None and rep.reason.value in reasons
+
+
 def spiral_direction(leg: int) -> str:
     """The compass direction of leg ``leg`` (from 0) of a square spiral: runs of 1, 1, 2, 2, 3, 3... legs."""
     turn, left = 0, leg
@@ -267,12 +272,12 @@ class RouteRunner:
         if (y is not None and feet[1] > y + 2) or (bare in SHALLOW_BLOCKS and feet[1] > -50):
             target = max(y, feet[1] - self.ctx.limits.dig_down_max_blocks) if y is not None else feet[1] - 6
             rep = await self.call("dig_down", target_y=target)
-            if rep.status == "failure" and rep.reason is not None and rep.reason.value == "unreachable":
+            if failed(rep, "unreachable"):
                 # water or ice underfoot (a frozen river, a beach): walk on to ground that can be dug
                 await self.call("explore", direction="any", distance=24)
         else:
             rep = await self.explore()
-            if rep.status == "failure" and rep.reason is not None and rep.reason.value == "unreachable":
+            if failed(rep, "unreachable"):
                 await self.call("recover")
 
     async def explore(self, distance: int = 48) -> OutcomeReport:
@@ -313,11 +318,7 @@ class RouteRunner:
             ):
                 # broken but not picked up (sugar cane drops fall into the water beside it and drift)
                 await self.call("collect", item=M + item.removeprefix(M))
-            if (
-                rep.status == "failure"
-                and rep.reason is not None
-                and rep.reason.value in ("not_found", "unreachable", "timeout")
-            ):
+            if failed(rep, "not_found", "unreachable", "timeout"):
                 await self.search(block)
         await self.need(item, want, self.step)
 
@@ -331,12 +332,7 @@ class RouteRunner:
             rep = await self.call(
                 "craft_grid", workstation=workstation, grid=grid(rows, key), count=math.ceil(missing / per)
             )
-            if (
-                workstation == "crafting_table"
-                and rep.status == "failure"
-                and rep.reason is not None
-                and rep.reason.value in ("no_workstation", "timeout")
-            ):
+            if workstation == "crafting_table" and failed(rep, "no_workstation", "timeout"):
                 # the table is out of reach from here (the player went down a staircase or far away):
                 # a player makes and places another one and crafts again
                 await self.table(force=True)
@@ -364,7 +360,7 @@ class RouteRunner:
         """Smelt ``count`` of ``input_`` and check ``want`` of ``out`` are carried."""
         self.step = f"smelt {count} {input_}"
         rep = await self.call("smelt", input=input_, device=device, fuel=fuel, count=count)
-        if rep.status == "failure" and rep.reason is not None and rep.reason.value == "no_workstation":
+        if failed(rep, "no_workstation"):
             await self.smelter(force=True)  # the placed one is out of reach from here: make another
             self.step = f"smelt {count} {input_}"
             await self.call("smelt", input=input_, device=device, fuel=self._fuel(), count=count)
@@ -667,7 +663,7 @@ async def leather_from_cows(r: RouteRunner) -> None:
         if r.have("leather"):
             break
         rep = await r.call("attack", mob="cow", count=2)
-        if rep.status == "failure" and rep.reason is not None and rep.reason.value == "not_found":
+        if failed(rep, "not_found"):
             await r.explore()  # no cow in view: look further
     await r.need("leather", 1, r.step)
 
