@@ -29,6 +29,10 @@ FLOOR_PENALTY = 6.0  #: extra distance given to targets below the feet (see ``Mi
 #: an agent's "mine iron_ore" there reaches ore behind rock; without it, ore seen in a cave wall or a
 #: ravine floor is unreachable. Bounded so one call cannot strip-mine; counted in ``blocks_broken``.
 MINE_DIG_BLOCKS = 16
+#: Only blocks within this distance of the feet are dug to (16 blocks reach ~8 along a tunnel, ~5 down a
+#: staircase); the plan's box and search are bounded to match, so a hopeless dig costs little game time
+#: (a search bound is wall time, which at 400 t/s is 20x the game ticks of a 20 t/s run).
+MINE_DIG_REACH = 10.0
 
 
 class Mine(BaseSkill):
@@ -83,10 +87,14 @@ class Mine(BaseSkill):
             await ctx.settle()
             if reached and self._sealed(target):
                 reached = await self._tunnel(target, block, progress, deadline)
-            if not reached:  # buried: dig a way to a cell beside it (MINE_DIG_BLOCKS)
+            if not reached and math.dist(ctx.feet(), target) <= MINE_DIG_REACH:
+                # buried: dig a way to a cell beside it (MINE_DIG_BLOCKS at most)
                 self.check_time(deadline)
                 beside = Goal(*target, radius=1.0)
-                dug = await ctx.dig_path(beside, MINE_DIG_BLOCKS, self.time_left(deadline), progress)
+                dug = await ctx.dig_path(
+                    beside, MINE_DIG_BLOCKS, self.time_left(deadline), progress,
+                    search_radius=int(MINE_DIG_REACH) + 4, dig_cost=1.0, max_nodes=20_000, max_seconds=0.5,
+                )  # fmt: skip
                 await ctx.settle()
                 reached = dug and ctx.in_reach(target, 4.5) and not self._sealed(target)
             if not reached:

@@ -240,13 +240,23 @@ class SkillContext:
         return self.in_reach(pos, reach + 0.5) or reached
 
     async def dig_path(
-        self, goal: Goal, max_cleared: int, timeout: float, progress: Progress | None = None
+        self,
+        goal: Goal,
+        max_cleared: int,
+        timeout: float,
+        progress: Progress | None = None,
+        *,
+        search_radius: int = 24,
+        dig_cost: float = 4.0,
+        max_nodes: int = 50_000,
+        max_seconds: float = 2.0,
     ) -> bool:
         """Walk to ``goal`` along a path that breaks at most ``max_cleared`` blocks; False if none exists.
 
         The path may go through solid blocks (walking, jumping or stepping down a staircase, never next to
         a liquid; see :mod:`mirrorcraft.pathing.astar`); before each block the best carried tool for it is
-        held. Blocks broken are counted in ``progress`` (the report's ``blocks_broken``).
+        held. Blocks broken are counted in ``progress`` (the report's ``blocks_broken``). The keyword
+        arguments bound the plan (the planning box, the cost of a block against a step, the search).
         """
         broken: list[str] = []
 
@@ -257,8 +267,9 @@ class SkillContext:
                 await self.hold(self.best_tool(name)[0])
 
         digger = PathFollower(
-            self.body, search_radius=24, dig_cost=4.0, max_replans=1 if max_cleared <= 2 else 3,
-            max_dug=max_cleared, before_dig=hold_for,
+            self.body, search_radius=search_radius, dig_cost=dig_cost, max_nodes=max_nodes,
+            max_seconds=max_seconds, max_replans=1 if max_cleared <= 2 else 3, max_dug=max_cleared,
+            before_dig=hold_for,
         )  # fmt: skip
         plan = digger.plan(goal)
         cells = [c for st in plan.steps for c in st.dig]
