@@ -11,6 +11,10 @@ four). Vanilla behaviour followed, simplified where the benchmark does not need 
   spot up to 10 blocks away horizontally on standable ground (feet and head free of collision, not water,
   solid block below, up 1 / down 3 per step, inside the border) at 0.1 blocks per tick (a simplification
   of vanilla's attribute-driven walk); every duration is in ticks, so an accelerated server keeps it.
+  Like vanilla, a cow more than 32 blocks from every player counts ``noActionTime`` up and, from 100 ticks
+  on, starts no stroll (``RandomStrollGoal.canUse`` with ``checkNoActionTime``; ``Mob.checkDespawn``
+  resets the count within the creature category's no-despawn distance, 32). Why it matters here: a
+  catalogue world holds hundreds of cows, and walking them all cost most of an accelerated server's tick.
   The AI draws from its own seeded stream (``seeded_rng(world seed, episode seed, "mobs")``).
 * **attacks** (``use_entity`` with mouse 1, within 6 blocks like vanilla's ``distanceToSqr < 36``):
   damage = the held item's attack damage (hand-authored :data:`ATTACK_DAMAGE`, Minecraft Wiki item pages
@@ -56,6 +60,8 @@ COW_HEALTH = 10.0
 WALK = 0.1  # blocks per tick
 STROLL_CHANCE = 120  # RandomStrollGoal interval
 STROLL_RANGE = 10
+NO_ACTION_DISTANCE_SQ = 32.0**2  # MobCategory.CREATURE no-despawn distance: nearer players reset noActionTime
+NO_ACTION_IDLE = 100  # RandomStrollGoal: no new stroll once noActionTime reaches this
 ATTACK_RANGE_SQ = 36.0
 DEATH_TICKS = 20
 
@@ -126,6 +132,7 @@ class Cow:
     last_damage: float = 0.0
     dead_for: int = -1
     on_fire: bool = False
+    no_action: int = 0  # vanilla noActionTime: ticks since a player was within 32 blocks
 
 
 def _uuid_from_ints(ints: list[int]) -> uuidlib.UUID:
@@ -232,6 +239,7 @@ class Mobs:
 
     def tick(self) -> None:
         """One tick of every cow: dying bodies, knockback, strolls; moved cows are broadcast."""
+        players = [p.pos for p in self.rules.game.players.values()]
         for cow in list(self.cows.values()):
             if cow.dead_for >= 0:
                 cow.dead_for += 1
@@ -240,6 +248,12 @@ class Mobs:
                     self._send_all("destroy_entities", wire.entity_destroy([cow.eid]))
                 continue
             cow.hurt_ticks += 1
+            near = any(
+                (q[0] - cow.pos[0]) ** 2 + (q[1] - cow.pos[1]) ** 2 + (q[2] - cow.pos[2]) ** 2
+                < NO_ACTION_DISTANCE_SQ
+                for q in players
+            )
+            cow.no_action = 0 if near else cow.no_action + 1
             moved = False
             if abs(cow.vel[0]) > 1e-3 or abs(cow.vel[2]) > 1e-3:
                 moved = self._step(cow, cow.vel[0], cow.vel[2])
@@ -248,7 +262,7 @@ class Mobs:
                 if not moved:
                     cow.vel = [0.0, 0.0, 0.0]
             elif cow.target is None:
-                if self.rng.randrange(STROLL_CHANCE) == 0:
+                if cow.no_action < NO_ACTION_IDLE and self.rng.randrange(STROLL_CHANCE) == 0:
                     a = self.rng.uniform(0, 2 * math.pi)
                     r = self.rng.uniform(2, STROLL_RANGE)
                     cow.target = (cow.pos[0] + r * math.cos(a), cow.pos[1], cow.pos[2] + r * math.sin(a))

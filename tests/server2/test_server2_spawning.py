@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import shutil
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.game import Game
 from mirrorcraft.server.inventory import PlayerInventory
+from mirrorcraft.server.mobs import NO_ACTION_IDLE
 from mirrorcraft.server.spawning import (
     CAP_CHUNKS,
     COUNTER_RADIUS,
@@ -261,10 +263,11 @@ def test_spawned_cow_wanders_is_hit_dies_and_drops_loot(world2: Path, sandbox2_i
     assert log
     eid, pos = log[0][1][0]
     cow = game.rules.mobs.cows[eid]
+    # a player within 32 blocks keeps it active (vanilla noActionTime; spawns are 24+ blocks away)
+    hunter = _join(game, (pos[0] + 8.0, pos[1], pos[2]), name="steve", eid=9001)
     for _ in range(600):  # strolls start with chance 1/120 per tick
         game.tick()
     assert math.dist(cow.pos, pos) > 1.0, "the spawned cow never wandered"
-    hunter = _join(game, (cow.pos[0] + 1.5, cow.pos[1], cow.pos[2]), name="steve", eid=9001)
     hunter.inventory.slots[36] = (facts.item_id("diamond_sword"), 1)
     for _ in range(5):
         if cow.health <= 0:
@@ -360,3 +363,30 @@ async def test_spawned_cows_reach_mineflayer(sandbox2_template: Path, tmp_path: 
             assert math.dist((pos["x"], pos["y"], pos["z"]), cow.pos) < 1.5
     finally:
         await defer.maybeDeferred(server.stop)
+
+
+def test_cows_far_from_every_player_stop_strolling(world2: Path, sandbox2_info) -> None:
+    """Vanilla's noActionTime: a cow more than 32 blocks from every player starts no stroll after 100
+    ticks; one within 32 blocks keeps strolling. Two cows on the same flat ground, one near, one far."""
+    game = _game(world2)
+    player = _at_spawn(game, sandbox2_info)
+    mobs = game.rules.mobs
+    for cow in list(mobs.cows.values()):
+        del mobs.cows[cow.eid]
+    px, py, pz = player.pos
+    ground = [mobs._ground_y(px + dx, py, pz) for dx in (4.0, 40.0)]
+    assert None not in ground, ground
+    near = mobs.add_cow((px + 4.0, ground[0], pz), 0.0, uuid.UUID(int=1))
+    far = mobs.add_cow((px + 40.0, ground[1], pz), 0.0, uuid.UUID(int=2))
+    for _ in range(NO_ACTION_IDLE):
+        game.tick()
+    far.target, far.vel = None, [0.0, 0.0, 0.0]  # whatever it started in its first 100 ticks is over
+    start_far, moved_near = list(far.pos), 0
+    last_near = list(near.pos)
+    for _ in range(1200):  # ten stroll intervals
+        game.tick()
+        moved_near += near.pos != last_near
+        last_near = list(near.pos)
+    assert far.no_action >= NO_ACTION_IDLE + 1200 and near.no_action == 0
+    assert far.pos == start_far, "a cow 40 blocks from the only player kept strolling"
+    assert moved_near > 0, "the cow beside the player never strolled"
