@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from mirrorcraft.pathing.grid import AIR, BLOCKED, SOLID, WATER, PathGrid
+from mirrorcraft.pathing.grid import AIR, SOLID, WATER, PathGrid
 
 Cell = tuple[int, int, int]
 FREE = (AIR, WATER)
@@ -101,9 +101,6 @@ def valid(g: PathGrid, c: Cell) -> bool:
     return _free(g, x, y, z) and _free(g, x, y + 1, z) and _supported(g, x, y, z)
 
 
-_LEAK = ((0, 1, 0), (1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1))  # above and the four sides
-
-
 def _dig_cost(g: PathGrid, cells: list[Cell], dig_cost: float) -> float | None:
     """Cost to clear ``cells`` (None if one is unbreakable, dangerous, or would let a liquid in)."""
     total = 0.0
@@ -114,8 +111,7 @@ def _dig_cost(g: PathGrid, cells: list[Cell], dig_cost: float) -> float | None:
         h = g.hard(*c)
         if k != SOLID or math.isinf(h) or dig_cost <= 0:
             return None
-        x, y, z = c
-        if any(g.kind(x + dx, y + dy, z + dz) in (WATER, BLOCKED) for dx, dy, dz in _LEAK):
+        if g.leaky(*c):
             return None
         total += dig_cost * (1.0 + h)
     return total

@@ -239,7 +239,7 @@ class Mobs:
 
     def tick(self) -> None:
         """One tick of every cow: dying bodies, knockback, strolls; moved cows are broadcast."""
-        players = [p.pos for p in self.rules.game.players.values()]
+        players = [tuple(p.pos[:3]) for p in self.rules.game.players.values()]
         for cow in list(self.cows.values()):
             if cow.dead_for >= 0:
                 cow.dead_for += 1
@@ -248,12 +248,13 @@ class Mobs:
                     self._send_all("destroy_entities", wire.entity_destroy([cow.eid]))
                 continue
             cow.hurt_ticks += 1
-            near = any(
-                (q[0] - cow.pos[0]) ** 2 + (q[1] - cow.pos[1]) ** 2 + (q[2] - cow.pos[2]) ** 2
-                < NO_ACTION_DISTANCE_SQ
-                for q in players
-            )
-            cow.no_action = 0 if near else cow.no_action + 1
+            cx, cy, cz = cow.pos
+            cow.no_action += 1
+            for qx, qy, qz in players:
+                dx, dy, dz = qx - cx, qy - cy, qz - cz
+                if dx * dx + dy * dy + dz * dz < NO_ACTION_DISTANCE_SQ:
+                    cow.no_action = 0
+                    break
             moved = False
             if abs(cow.vel[0]) > 1e-3 or abs(cow.vel[2]) > 1e-3:
                 moved = self._step(cow, cow.vel[0], cow.vel[2])
