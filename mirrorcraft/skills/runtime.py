@@ -39,7 +39,7 @@ from mirrorcraft.gamedata import block_of_state, item, state_tables
 from mirrorcraft.mcproto_body.digging import FACES, tool_speed
 from mirrorcraft.mcproto_body.entities import CollectEvent
 from mirrorcraft.mcproto_body.world import UNLOADED
-from mirrorcraft.pathing import Goal, PathFollower
+from mirrorcraft.pathing import Goal, PathFollower, PathGrid, valid
 
 #: Extra wall seconds past a call's limit before the hard guard cancels it (the skill's own deadline
 #: checks normally stop it first; the guard only catches a wait that does not look at the clock).
@@ -231,13 +231,38 @@ class SkillContext:
             return True
         goal = Goal(pos[0], pos[1], pos[2], radius=reach - 1.0)
         t0 = self.now()
-        follower = PathFollower(self.body, search_radius=48, max_replans=3)
-        result = await follower.goto(goal, timeout=timeout)
-        reached = result.reached
+        reached = False
+        if self.standing_room(goal):
+            follower = PathFollower(self.body, search_radius=48, max_replans=3)
+            reached = (await follower.goto(goal, timeout=timeout)).reached
         if not reached and not self.in_reach(pos, reach + 0.5) and self.now() - t0 < timeout:
-            reached = await self.dig_path(goal, MAX_CLEARED_BLOCKS, timeout - (self.now() - t0), progress)
+            reached = await self.dig_path(
+                goal,
+                MAX_CLEARED_BLOCKS,
+                timeout - (self.now() - t0),
+                progress,
+                max_nodes=20_000,
+                max_seconds=0.5,
+            )
         await self.sleep(max(0.02, 2 / self.tick_rate))  # two ticks for the last position to land
         return self.in_reach(pos, reach + 0.5) or reached
+
+    def standing_room(self, goal: Goal) -> bool:
+        """Whether any cell within ``goal`` is one a player can stand in (feet and head free, supported).
+
+        Why: with none (a block buried in rock), a walking plan cannot succeed and its search would
+        exhaust the whole planning box first — up to 2 s of CPU, which at 400 t/s is 800 game ticks of
+        the caller's limit. Checking the goal's few hundred cells is cheap.
+        """
+        r = math.ceil(goal.radius)
+        y = goal.y if goal.y is not None else self.feet()[1]
+        grid = PathGrid.around(self.body.world, (goal.x, y, goal.z), r + 1, r + 2)
+        return any(
+            goal.reached((x, yy, z)) and valid(grid, (x, yy, z))
+            for x in range(goal.x - r, goal.x + r + 1)
+            for yy in range(y - r, y + r + 1)
+            for z in range(goal.z - r, goal.z + r + 1)
+        )
 
     async def dig_path(
         self,
