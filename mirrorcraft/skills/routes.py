@@ -295,13 +295,14 @@ class RouteRunner:
     async def mine_for(self, block: str, item: str, want: int, per_block: int = 1, tries: int = 0) -> None:
         """Mine ``block`` until ``want`` of ``item`` are carried (each block yields ``per_block``).
 
-        ``tries`` mine calls (each failed one followed by a search): 10 for :data:`DEEP_ORES`, 6 otherwise.
+        ``tries`` mine calls (each failed one followed by a search): 10 for :data:`DEEP_ORES` and
+        :data:`SURFACE_BLOCKS` (sugar cane can be 75 blocks away: the spiral needs 7 legs), 6 otherwise.
         Sugar cane is asked for two more than needed: its drops fall into the water beside it and some
         float away.
         """
         self.step = f"mine {block} for {want} {item}"
         bare = block.removeprefix(M)
-        tries = tries or (10 if bare in DEEP_ORES else 6)
+        tries = tries or (10 if bare in DEEP_ORES or bare in SURFACE_BLOCKS else 6)
         if want > self.have(item) and (block.endswith("_log") or bare in SURFACE_BLOCKS):
             await self.surface()
         for _ in range(tries):

@@ -97,6 +97,10 @@ def _liquid_states() -> np.ndarray:
 #: Blocks :meth:`SkillContext.approach` may break to get out of a dead end: one obstruction, feet and head.
 MAX_CLEARED_BLOCKS = 2
 
+#: Game ticks a one-block staircase step may take to walk into (3 s at 20 t/s, the old wall-clock bound):
+#: counted in ticks so an accelerated run does not give up on a step after a fraction of a game second.
+STEP_WALK_TICKS = 60
+
 
 @dataclass
 class SkillContext:
