@@ -19,7 +19,7 @@ from typing import Any
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.pathing import Goal
 from mirrorcraft.protocol.serverbound import ArmAnimation, UseEntity
-from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, STEP_WALK_TICKS, BaseSkill, Progress, SkillFailed
+from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, BaseSkill, Progress, SkillFailed
 
 MAX_TARGET_TRIES = 6  #: candidate blocks / mobs tried per unit before giving up as unreachable
 MAX_TUNNEL_STEPS = 12  #: staircase/tunnel steps dug towards one buried block
@@ -168,7 +168,7 @@ class Mine(BaseSkill):
             progress.broke(res.block)
             if res.block == wanted:
                 progress.completed += 1
-        await ctx.body.walk_straight(dest, 0.25, timeout=max(0.3, STEP_WALK_TICKS / ctx.tick_rate))
+        await ctx.body.walk_straight(dest, 0.25, timeout=ctx.step_walk_timeout)
         await ctx.sleep(max(0.05, 8 / ctx.tick_rate))  # 8 ticks: fall into the step; pick up what lies there
         return True
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.pathing import WATER, Goal, PathFollower, PathGrid
-from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, STEP_WALK_TICKS, BaseSkill, Progress, SkillFailed
+from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, BaseSkill, Progress, SkillFailed
 
 DIRECTIONS: dict[str, tuple[int, int]] = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 LEG = 16  #: blocks per explore leg (one plan each, inside the loaded view)
@@ -176,8 +176,8 @@ class DigDown(BaseSkill):
                     progress.broke(res.block)
                 if not ok:
                     continue
-                step_walk = max(0.3, STEP_WALK_TICKS / ctx.tick_rate)
-                if not await body.walk_straight((x + dx + 0.5, y - 1, z + dz + 0.5), 0.25, timeout=step_walk):
+                step = (x + dx + 0.5, y - 1, z + dz + 0.5)
+                if not await body.walk_straight(step, 0.25, timeout=ctx.step_walk_timeout):
                     continue
                 await ctx.sleep(max(0.05, 8 / ctx.tick_rate))  # fall into the step (8 ticks)
                 order = [name] + [d for d in order if d != name]

@@ -139,6 +139,11 @@ class SkillContext:
         """Wait ``seconds`` of reactor time."""
         await task.deferLater(self.clock, seconds, lambda: None)
 
+    @property
+    def step_walk_timeout(self) -> float:
+        """Wall seconds a one-block staircase step may take to walk into (:data:`STEP_WALK_TICKS`)."""
+        return max(0.3, STEP_WALK_TICKS / self.tick_rate)
+
     async def sleep_ticks(self, ticks: float, floor: float = 0.005) -> None:
         """Wait ``ticks`` game ticks at the server's rate (at least ``floor`` wall seconds).
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from twisted.internet import defer
+from twisted.internet import defer, reactor, task
 
 from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
@@ -190,6 +190,8 @@ async def test_placed_block_is_seen_by_a_second_bot_and_bots_see_each_other_move
         after = await b.cmd("seen", username="builder")
         if abs(server_pos[2] - moved["pos"]["z"]) < 1e-6 and abs(after["pos"]["z"] - server_pos[2]) < 0.01:
             break
+        # a pause between polls: without it the 40 polls could all fall within the watcher's packet delay
+        await task.deferLater(reactor, 0.05, lambda: None)
     assert abs(server_pos[2] - moved["pos"]["z"]) < 1e-6
     assert abs(after["pos"]["z"] - server_pos[2]) < 0.01, (after, server_pos)
     assert server_pos[2] < sz + 0.5 - 0.5
