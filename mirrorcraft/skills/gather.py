@@ -87,8 +87,11 @@ class Mine(BaseSkill):
             await ctx.settle()
             if reached and self._sealed(target):
                 reached = await self._tunnel(target, block, progress, deadline)
-            if not reached and math.dist(ctx.feet(), target) <= MINE_DIG_REACH:
-                # buried: dig a way to a cell beside it (MINE_DIG_BLOCKS at most)
+            buried = not ctx.exposed_among([target])
+            if not reached and buried and math.dist(ctx.feet(), target) <= MINE_DIG_REACH:
+                # sealed in rock: dig a way to a cell beside it (MINE_DIG_BLOCKS at most). Only then: an
+                # exposed block out of walking reach (a pit floor) is left for another candidate, or the
+                # dig tears up the ground where other drops then fall out of reach (sandbox M01 obsidian).
                 self.check_time(deadline)
                 beside = Goal(*target, radius=1.0)
                 dug = await ctx.dig_path(
