@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from twisted.internet import task
+from twisted.internet import defer, task
 
 from mirrorcraft.errors import ContractError
 from mirrorcraft.gamedata import block_of_state, item_by_id
@@ -236,9 +236,18 @@ class Digger:
         swings = 0
         last = t0
         while waited < ticks and not self._abort:
-            await task.deferLater(
-                clock, min(gc.tick_seconds, gc.ticks_to_seconds(ticks - waited)), lambda: None
-            )
+            try:
+                await task.deferLater(
+                    clock, min(gc.tick_seconds, gc.ticks_to_seconds(ticks - waited)), lambda: None
+                )
+            except defer.CancelledError:
+                # the caller gave up (a skill's hard time guard): stop digging like a player who lets go of
+                # the button, so the server does not keep a half-dug block for this player
+                self.conn.send(
+                    BlockDig(status=1, location=pos, face=face, sequence=self.conn.next_sequence())
+                )
+                self.digging = None
+                raise
             now = clock.seconds()
             waited += gc.seconds_to_ticks(now - last)
             last = now

@@ -34,6 +34,10 @@ TICK_RATE_CHANNEL = "mirrorcraft:tick_rate"
 #: Highest rate accepted (the embedded server's ``ServerConfig.tick_rate`` is capped at 1000 as well).
 MAX_TICK_RATE = 1000.0
 
+#: Game ticks the world clock runs on past the server's last ``update_time`` packet (vanilla and the embedded
+#: server send one every 20 ticks): two intervals. A server that stops ticking stops the clock there.
+WORLD_AGE_SLACK = 40.0
+
 RateListener = Callable[[float], None]
 
 
@@ -90,6 +94,13 @@ class GameClock:
     Attributes:
         rate: Game ticks per wall second (20 until the server announces another rate).
         announced: The current server announced its rate (False on a vanilla server).
+
+    The clock also follows the server's **world age** (``update_time``, sent by vanilla every 20 ticks):
+    :meth:`world_ticks` is the game time the server has actually run, which is what "a game-time limit"
+    means. Wall time × rate is not: a server that falls behind (vanilla's "Can't keep up"), or an in-process
+    server held up while the body plans a path, runs fewer ticks than the wall clock says, and a limit
+    counted on the wall clock would charge the body for game time that never passed — 20 times more at
+    400 t/s than in real time.
     """
 
     def __init__(self, conn: Connection) -> None:
@@ -97,8 +108,26 @@ class GameClock:
         self.rate = VANILLA_TICK_RATE
         self.announced = False
         self._listeners: list[RateListener] = []
+        self._age: int | None = None  # world age of the last update_time packet
+        self._age_at = 0.0  # reactor second it arrived
+        self._world_ticks = 0.0  # last value returned (the clock never runs backwards)
         conn.on("custom_payload", self._on_payload)
+        conn.on("update_time", self._on_time)
         conn.on_reset(self._reset)
+
+    def world_ticks(self) -> float | None:
+        """The server's game time in ticks: its last world age, run on at ``rate`` for at most
+        :data:`WORLD_AGE_SLACK` ticks until the next ``update_time``; never decreasing. ``None`` until the
+        server has sent a world age (then only wall time is known)."""
+        if self._age is None:
+            return None
+        ahead = min((self.conn.clock.seconds() - self._age_at) * self.rate, WORLD_AGE_SLACK)
+        self._world_ticks = max(self._world_ticks, self._age + ahead)
+        return self._world_ticks
+
+    def _on_time(self, pkt: Any) -> None:
+        self._age = int(pkt.age)
+        self._age_at = self.conn.clock.seconds()
 
     @property
     def tick_seconds(self) -> float:
@@ -144,5 +173,8 @@ class GameClock:
         self.set_rate(parse_tick_rate(pkt.data))
 
     def _reset(self) -> None:
-        # A new connection may reach a different server: vanilla's rate until it announces one.
+        # A new connection may reach a different server: vanilla's rate until it announces one, and its
+        # own world age.
         self.set_rate(VANILLA_TICK_RATE, announced=False)
+        self._age = None
+        self._world_ticks = 0.0

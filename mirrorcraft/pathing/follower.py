@@ -60,6 +60,8 @@ class PathFollower:
             stops with reason ``"dig budget spent"``.
         before_dig: Awaited with each cell just before it is dug (the skills hold the best tool for it:
             the pathing layer knows no tools).
+        diggable: Asked per block state whether a plan may dig through it (see
+            :meth:`~mirrorcraft.pathing.grid.PathGrid.from_states`); None: anything breakable.
     """
 
     def __init__(
@@ -75,6 +77,7 @@ class PathFollower:
         sprint: bool = False,
         max_dug: int | None = None,
         before_dig: Callable[[tuple[int, int, int]], Awaitable[Any]] | None = None,
+        diggable: Callable[[int], bool] | None = None,
     ) -> None:
         self.body = body
         self.search_radius = search_radius
@@ -86,6 +89,7 @@ class PathFollower:
         self.sprint = sprint
         self.max_dug = max_dug
         self.before_dig = before_dig
+        self.diggable = diggable
 
     def plan(self, goal: Goal) -> PathResult:
         """Plan from the body's current cell (the grid covers start and goal)."""
@@ -96,7 +100,7 @@ class PathFollower:
         gy = goal.y if goal.y is not None else start[1]
         cy = (start[1] + gy) // 2
         height = abs(start[1] - gy) // 2 + 12
-        grid = PathGrid.around(self.body.world, (cx, cy, cz), half, height)
+        grid = PathGrid.around(self.body.world, (cx, cy, cz), half, height, self.diggable)
         return find_path(
             grid, start, goal, dig_cost=self.dig_cost, max_nodes=self.max_nodes, max_seconds=self.max_seconds
         )

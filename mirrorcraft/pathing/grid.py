@@ -12,6 +12,7 @@ neither walkable through nor worth standing on).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -78,17 +79,40 @@ class PathGrid:
     hardness: np.ndarray
 
     @classmethod
-    def from_states(cls, states: np.ndarray, origin: tuple[int, int, int] = (0, 0, 0)) -> PathGrid:
-        """Build from a ``uint16`` ``[x, y, z]`` array of state ids (``UNLOADED`` allowed)."""
-        return cls(origin, kind_table()[states], hardness_table()[states])
+    def from_states(
+        cls,
+        states: np.ndarray,
+        origin: tuple[int, int, int] = (0, 0, 0),
+        diggable: Callable[[int], bool] | None = None,
+    ) -> PathGrid:
+        """Build from a ``uint16`` ``[x, y, z]`` array of state ids (``UNLOADED`` allowed).
+
+        ``diggable`` (state id -> bool), when given, is asked once per distinct state in the box; a state
+        it refuses gets an infinite hardness, so a dig-through plan goes around it (the skills refuse
+        blocks that would take too long with the tools carried, and the player's own workstations).
+        """
+        hardness = hardness_table()[states]
+        if diggable is not None:
+            refused = [s for s in np.unique(states).tolist() if s != int(UNLOADED) and not diggable(s)]
+            if refused:
+                hardness = np.where(np.isin(states, refused), np.float32(np.inf), hardness)
+        return cls(origin, kind_table()[states], hardness)
 
     @classmethod
-    def around(cls, world, center: tuple[int, int, int], radius: int, height: int = 24) -> PathGrid:  # noqa: ANN001
-        """The box ``center ± radius`` horizontally and ``± height`` vertically from a body's :class:`World`."""
+    def around(
+        cls,
+        world,  # noqa: ANN001
+        center: tuple[int, int, int],
+        radius: int,
+        height: int = 24,
+        diggable: Callable[[int], bool] | None = None,
+    ) -> PathGrid:
+        """The box ``center ± radius`` horizontally and ``± height`` vertically from a body's :class:`World`
+        (``diggable`` as in :meth:`from_states`)."""
         cx, cy, cz = center
         lo = (cx - radius, cy - height, cz - radius)
         hi = (cx + radius + 1, cy + height + 1, cz + radius + 1)
-        return cls.from_states(world.region(lo, hi), lo)
+        return cls.from_states(world.region(lo, hi), lo, diggable)
 
     def __post_init__(self) -> None:
         # A* asks for kinds tens of millions of times: flat bytes / list lookups instead of numpy scalar

@@ -150,21 +150,25 @@ class Mine(BaseSkill):
         progress: Progress,
         wanted: str,
     ) -> bool:
-        """Clear ``cells`` (skipping air; refusing liquids and unbreakable blocks) and walk to ``dest``.
+        """Clear ``cells`` (skipping air; refusing liquids and blocks :meth:`SkillContext.way_diggable`
+        refuses, unless of the ``wanted`` type) and walk to ``dest``.
 
         A cleared block of the ``wanted`` type counts as mined (its drop is picked up on the way).
         """
-        from mirrorcraft.skills.movement import _unbreakable
-
         ctx = self.ctx
         names = [ctx.block(c) for c in cells]
-        if any(n is None or n in LIQUIDS or (n not in AIR_NAMES and _unbreakable(n)) for n in names):
+        if any(n is None or n in LIQUIDS for n in names):
             return False
         for c, n in zip(cells, names, strict=True):
-            if n in AIR_NAMES:
+            st = ctx.body.world.state_at(*c)
+            if n not in AIR_NAMES and n != wanted and (st is None or not ctx.way_diggable(st)):
+                return False  # a workstation, or too slow to break with the tools carried
+        for c, n in zip(cells, names, strict=True):
+            st = ctx.body.world.state_at(*c)
+            if n in AIR_NAMES or st is None:
                 continue
-            want, _ = ctx.best_tool(n)  # type: ignore[arg-type]
-            await ctx.hold(want)
+            # the wanted block with the tool that harvests it; others with the fastest (their drops aside)
+            await ctx.hold(ctx.best_tool(n)[0] if n == wanted else ctx.way_tool(st)[0])  # type: ignore[arg-type]
             res = await ctx.body.dig(c)
             if not res.broken:
                 return False

@@ -82,7 +82,6 @@ class Place(BaseSkill):
         (else at head level), standing on solid ground and not touching a liquid (breaking it must not let
         water in). Counted in ``blocks_broken``; returns ``[that cell]`` once it is air, else ``[]``.
         """
-        from mirrorcraft.skills.movement import _unbreakable
         from mirrorcraft.skills.runtime import LIQUIDS
 
         ctx = self.ctx
@@ -94,16 +93,18 @@ class Place(BaseSkill):
             c = (fx + dx, fy + dy, fz + dz)
             name = ctx.block(c)
             under = ctx.body.world.state_at(c[0], c[1] - 1, c[2])
-            if name is None or name in AIR_NAMES or name in LIQUIDS or _unbreakable(name):
+            if name is None or name in AIR_NAMES or name in LIQUIDS:
                 continue
+            state = ctx.body.world.state_at(*c)
+            if state is None or not ctx.way_diggable(state):
+                continue  # a workstation, or too slow to break with the tools carried
             if under is None or tables.no_collision[under]:
                 continue
             around = [(c[0] + a, c[1] + b, c[2] + d) for a, b, d in
                       ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 0, -1))]  # fmt: skip
             if any(ctx.block(n) in LIQUIDS for n in around):
                 continue
-            tool, _ = ctx.best_tool(name)
-            await ctx.hold(tool)
+            await ctx.hold(ctx.way_tool(state)[0])
             res = await ctx.body.dig(c)
             if res.broken:
                 progress.broke(res.block)

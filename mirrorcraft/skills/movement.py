@@ -123,7 +123,9 @@ class DigDown(BaseSkill):
     """Dig a one-wide staircase down to ``target_y`` (at most ``dig_down_max_blocks`` blocks dug).
 
     Each stair step clears the column ahead at head, feet and one below, then walks into it. Stops at
-    liquids (never digs into water or lava) and at unbreakable blocks, trying the other directions first.
+    liquids (never digs into water or lava), at the player's workstations and at blocks it cannot break
+    within :data:`~mirrorcraft.skills.runtime.WAY_DIG_MAX_TICKS` with the tools carried, trying the other
+    directions first.
     """
 
     name = "dig_down"
@@ -152,8 +154,9 @@ class DigDown(BaseSkill):
                 below = ctx.block((x + dx, y - 2, z + dz))
                 if any(n is None or n in LIQUIDS for n in names) or below in LIQUIDS or below is None:
                     continue
-                if any(n not in AIR_NAMES and _unbreakable(n) for n in names):  # type: ignore[arg-type]
-                    continue
+                states = [body.world.state_at(*c) for c in cells]
+                if any(st is None or not ctx.way_diggable(st) for st in states):
+                    continue  # a workstation, or too slow to break with the tools carried (obsidian)
                 todo = [c for c, n in zip(cells, names, strict=True) if n not in AIR_NAMES]
                 if dug + len(todo) > cap:
                     progress.message = f"stopped at the cap of {cap} blocks"
@@ -165,9 +168,11 @@ class DigDown(BaseSkill):
                 ok = True
                 for c in todo:
                     self.check_time(deadline)
-                    n = ctx.block(c) or "minecraft:air"
-                    tool, _ = ctx.best_tool(n)
-                    await ctx.hold(tool)
+                    st = body.world.state_at(*c)
+                    if st is None:
+                        ok = False
+                        break
+                    await ctx.hold(ctx.way_tool(st)[0])
                     res = await body.dig(c)
                     if not res.broken:
                         ok = False
@@ -191,13 +196,6 @@ class DigDown(BaseSkill):
             raise SkillFailed(FailureReason.UNREACHABLE, f"no diggable staircase down from y={start_y}")
         if ctx.feet()[1] > args.target_y:
             progress.reason = FailureReason.UNREACHABLE
-
-
-def _unbreakable(name: str) -> bool:
-    from mirrorcraft.gamedata import block as block_info
-
-    info = block_info(name)
-    return info.hardness is None or info.hardness < 0
 
 
 class Recover(BaseSkill):
@@ -242,7 +240,9 @@ class Recover(BaseSkill):
         for dig_cost in (0.0, 4.0):
             for _, c in spots[:12]:
                 self.check_time(deadline)
-                follower = PathFollower(body, search_radius=12, dig_cost=dig_cost, max_replans=1)
+                follower = PathFollower(
+                    body, search_radius=12, dig_cost=dig_cost, max_replans=1, diggable=ctx.way_diggable
+                )
                 plan = follower.plan(Goal(*c))
                 if plan.status != "found" or sum(len(s.dig) for s in plan.steps) > (1 if dig_cost else 0):
                     continue

@@ -36,13 +36,13 @@ from mirrorcraft.contracts import (
 from mirrorcraft.contracts.skills import BlockTally
 from mirrorcraft.errors import ContractError, GameDataError, ProtocolError
 from mirrorcraft.gamedata import block_of_state, item, state_tables
-from mirrorcraft.mcproto_body.digging import FACES, tool_speed
+from mirrorcraft.mcproto_body.digging import FACES, dig_ticks, tool_speed
 from mirrorcraft.mcproto_body.entities import CollectEvent
 from mirrorcraft.mcproto_body.world import UNLOADED
 from mirrorcraft.pathing import Goal, PathFollower, PathGrid, valid
 
-#: Extra wall seconds past a call's limit before the hard guard cancels it (the skill's own deadline
-#: checks normally stop it first; the guard only catches a wait that does not look at the clock).
+#: Extra seconds of game time past a call's limit before the hard guard cancels it (the skill's own
+#: deadline checks normally stop it first; the guard only catches a wait that does not look at the clock).
 HARD_GUARD_SECONDS = 2.0
 
 AIR_NAMES = frozenset({"minecraft:air", "minecraft:cave_air", "minecraft:void_air"})
@@ -94,6 +94,21 @@ def _liquid_states() -> np.ndarray:
     return _LIQUIDS
 
 
+#: Game ticks the body spends at most on one block that is only in its way (a staircase step, a tunnel to a
+#: buried block, one obstruction), with the best tool it carries: 5 s at 20 t/s. Stone with a wooden pickaxe
+#: takes 23, dirt by hand 15; obsidian without a diamond pickaxe 5,000 (a catalogue staircase that dug one
+#: spent its whole 2,400-tick limit on it). Targets of ``mine`` are not bounded by this.
+WAY_DIG_MAX_TICKS = 100
+
+#: Blocks the body never breaks on its way: the workstations and containers a player places. A staircase
+#: through the crafting table placed a moment ago costs the table (catalogue runs lost tables and furnaces
+#: to ``dig_down`` and then failed ``no_workstation``).
+KEEP_BLOCKS = frozenset(
+    {"minecraft:crafting_table", "minecraft:furnace", "minecraft:blast_furnace", "minecraft:smoker",
+     "minecraft:enchanting_table", "minecraft:anvil", "minecraft:chipped_anvil", "minecraft:damaged_anvil",
+     "minecraft:chest", "minecraft:trapped_chest", "minecraft:barrel"}
+)  # fmt: skip
+
 #: Blocks :meth:`SkillContext.approach` may break to get out of a dead end: one obstruction, feet and head.
 MAX_CLEARED_BLOCKS = 2
 
@@ -126,8 +141,19 @@ class SkillContext:
         return self.body.clock
 
     def now(self) -> float:
-        """Reactor seconds."""
-        return self.clock.seconds()
+        """The skills' clock, in seconds of game time: the server's world age (see
+        :meth:`~mirrorcraft.mcproto_body.tickrate.GameClock.world_ticks`) over :attr:`tick_rate`; reactor
+        seconds when the server has sent no world age.
+
+        Why game time: the per-call limits are game-time limits. When the server runs fewer ticks than the
+        wall clock allows (it falls behind, or in-process it waits while the body plans a path), those
+        ticks never happened in the game and are not charged to the call. Durations taken from this clock
+        are used as wall timeouts below it (walks, digs): game time never runs faster than the wall clock
+        at the announced rate, so those waits are never longer than the time left.
+        """
+        gc = getattr(self.body, "game_clock", None)
+        ticks = gc.world_ticks() if gc is not None else None
+        return self.clock.seconds() if ticks is None else ticks / self.tick_rate
 
     @property
     def tick_rate(self) -> float:
@@ -295,15 +321,16 @@ class SkillContext:
         broken: list[str] = []
 
         async def hold_for(cell: tuple[int, int, int]) -> None:
-            name = self.block(cell)
-            if name is not None and name not in AIR_NAMES:
+            state = self.body.world.state_at(*cell)
+            name = block_of_state(state).name if state is not None else None
+            if state is not None and name not in AIR_NAMES:
                 broken.append(name)
-                await self.hold(self.best_tool(name)[0])
+                await self.hold(self.way_tool(state)[0])
 
         digger = PathFollower(
             self.body, search_radius=search_radius, dig_cost=dig_cost, max_nodes=max_nodes,
             max_seconds=max_seconds, max_replans=1 if max_cleared <= 2 else 3, max_dug=max_cleared,
-            before_dig=hold_for,
+            before_dig=hold_for, diggable=self.way_diggable,
         )  # fmt: skip
         plan = digger.plan(goal)
         cells = [c for st in plan.steps for c in st.dig]
@@ -316,6 +343,26 @@ class SkillContext:
         return result.reached
 
     # ------------------------------------------------------------------------------------------ tools
+    def way_tool(self, state: int) -> tuple[str | None, float]:
+        """The carried item (``None``: the hand) that breaks block state ``state`` fastest, drops or not,
+        and its break time in ticks: for a block that is only in the way, its drop does not matter (a stone
+        pickaxe clears gold ore in 75 ticks without dropping it; the hand would take 300)."""
+        best: tuple[float, str | None] = (dig_ticks(state, None), None)
+        for name in sorted(self.inventory()):
+            if name != "minecraft:air":
+                best = min(best, (dig_ticks(state, name), name), key=lambda t: t[0])
+        return best[1], best[0]
+
+    def way_diggable(self, state: int) -> bool:
+        """Whether the body may break block state ``state`` only because it is in the way: not one of
+        :data:`KEEP_BLOCKS`, and broken within :data:`WAY_DIG_MAX_TICKS` with the fastest item carried."""
+        info = block_of_state(state)
+        if info.name in KEEP_BLOCKS:
+            return False
+        if info.name in AIR_NAMES:
+            return True
+        return self.way_tool(state)[1] <= WAY_DIG_MAX_TICKS
+
     def best_tool(self, block_name: str) -> tuple[str | None, bool]:
         """The carried item that breaks ``block_name`` fastest among those that harvest it.
 
@@ -487,6 +534,22 @@ class BaseSkill(Skill):
         """Seconds until ``deadline`` (never negative)."""
         return max(0.0, deadline - self.ctx.now())
 
+    def _guard(self, d: defer.Deferred, deadline: float) -> task.LoopingCall:
+        """The hard guard: cancel ``d`` once the game clock is :data:`HARD_GUARD_SECONDS` past
+        ``deadline`` (a wait that never looks at the clock), or once the wall clock has run the limit's
+        real-time length (20 t/s) past it: the backstop for a server whose clock stopped."""
+        ctx = self.ctx
+        wall_end = ctx.clock.seconds() + self.tick_limit / min(ctx.tick_rate, 20.0) + HARD_GUARD_SECONDS
+
+        def check() -> None:
+            if not d.called and (ctx.now() > deadline + HARD_GUARD_SECONDS or ctx.clock.seconds() > wall_end):
+                d.cancel()
+
+        loop = task.LoopingCall(check)
+        loop.clock = ctx.clock
+        loop.start(0.05, now=False)
+        return loop
+
     async def execute(self, call: SkillCall) -> OutcomeReport:
         """Run ``call`` within its caps and game-time limit and report what actually happened.
 
@@ -504,12 +567,12 @@ class BaseSkill(Skill):
         deadline = self.deadline(t0)
         deaths = ctx.body.health.deaths
         d = defer.ensureDeferred(self.run(args, progress, deadline))
-        d.addTimeout(self.tick_limit / ctx.tick_rate + HARD_GUARD_SECONDS, ctx.clock)
+        guard = self._guard(d, deadline)
         try:
             await d
         except SkillFailed as stop:
             progress.reason, progress.message = stop.reason, stop.message
-        except defer.TimeoutError:
+        except defer.CancelledError:
             progress.reason = FailureReason.TIMEOUT
             progress.message = f"{self.name}: game-time limit of {self.tick_limit} ticks"
         except (ContractError, GameDataError, ProtocolError, TimeoutError, ConnectionError) as err:
@@ -518,6 +581,8 @@ class BaseSkill(Skill):
             progress.reason = FailureReason.OTHER
             progress.message = f"{self.name}: {type(err).__name__}: {err}"
         finally:
+            if guard.running:
+                guard.stop()
             ctx.body.movement.stop()
             stop_watch()
         if ctx.body.health.deaths != deaths:

@@ -30,7 +30,7 @@ from twisted.internet import defer, task
 from mirrorcraft.errors import ProtocolError
 from mirrorcraft.gamedata import effect
 from mirrorcraft.mcproto_body import TICK_RATE_CHANNEL, Body, BodyConfig, ticks_to_seconds
-from mirrorcraft.mcproto_body.tickrate import parse_tick_rate, seconds_to_ticks
+from mirrorcraft.mcproto_body.tickrate import WORLD_AGE_SLACK, parse_tick_rate, seconds_to_ticks
 from mirrorcraft.pathing import Goal, PathFollower
 from mirrorcraft.protocol import clientbound, encode
 from mirrorcraft.protocol.buffer import Reader
@@ -90,6 +90,33 @@ def test_vanilla_capture_keeps_20_and_the_announcement_switches_the_body(packets
     for hook in body.conn._reset_hooks:
         hook()
     assert body.tick_rate == 20.0 and not body.game_clock.announced
+
+
+def test_world_clock_follows_the_servers_world_age() -> None:
+    """``GameClock.world_ticks``: the last ``update_time`` world age, run on at the rate for at most
+    ``WORLD_AGE_SLACK`` ticks (a server that stops ticking stops it), never backwards, reset on reconnect."""
+    clock = task.Clock()
+    body = Body(BodyConfig(port=1, username="rate"), clock=clock)
+    gc = body.game_clock
+    assert gc.world_ticks() is None  # nothing heard yet: only wall time is known
+    _feed(body, clientbound.UpdateTime(age=1000, time=6000))
+    assert gc.world_ticks() == 1000
+    clock.advance(0.5)  # half a second at 20 t/s
+    assert gc.world_ticks() == pytest.approx(1010)
+    clock.advance(10.0)  # the server went quiet (stalled): the clock stops WORLD_AGE_SLACK ticks on
+    assert gc.world_ticks() == pytest.approx(1000 + WORLD_AGE_SLACK)
+    _feed(body, clientbound.UpdateTime(age=1060, time=6060))  # it ran 60 ticks in those 10 s
+    assert gc.world_ticks() == 1060
+    _feed(body, clientbound.UpdateTime(age=1050, time=6050))  # late or reordered: never backwards
+    assert gc.world_ticks() == 1060
+    _announce(body, b"400.0")
+    clock.advance(0.05)
+    assert gc.world_ticks() == pytest.approx(1070)  # the last age run on 20 ticks at 400 t/s
+    clock.advance(1.0)
+    assert gc.world_ticks() == pytest.approx(1050 + WORLD_AGE_SLACK)  # capped
+    for hook in body.conn._reset_hooks:
+        hook()
+    assert gc.world_ticks() is None  # a new connection: another server's world age
 
 
 def test_movement_loop_runs_one_tick_per_server_tick() -> None:

@@ -150,6 +150,35 @@ def test_dig_never_opens_a_block_beside_a_liquid() -> None:
     assert plan(w, (5, 4, 5), Goal(30, 4, 5), dig_cost=1.0).status == "found"
 
 
+def test_refused_states_are_not_dug_through() -> None:
+    """A ``diggable`` predicate (the skills refuse workstations and blocks too slow for the tools carried)
+    makes those blocks undiggable; the plan digs elsewhere or finds none."""
+    obsidian = state_id("minecraft:obsidian")
+    w = world()
+    w[20, 4:16, :] = obsidian  # a full wall of obsidian...
+    w[20, 4:6, 30] = STONE  # ...but for one column of stone far to the side
+    goal = Goal(30, 4, 5)
+    direct = find_path(PathGrid.from_states(w), (5, 4, 5), goal, dig_cost=1.0)
+    assert direct.status == "found" and any(
+        c[2] == 5 for s in direct.steps for c in s.dig
+    )  # cheapest: straight
+    asked: list[int] = []
+
+    def no_obsidian(s: int) -> bool:
+        asked.append(s)
+        return s != obsidian
+
+    around = find_path(PathGrid.from_states(w, diggable=no_obsidian), (5, 4, 5), goal, dig_cost=1.0)
+    assert around.status == "found"
+    dug = [c for s in around.steps for c in s.dig]
+    assert dug and all(w[c] != obsidian for c in dug), dug  # through stone: the column or under the wall
+    assert len(asked) == len(set(asked)) == len(np.unique(w))  # asked once per distinct state
+    w[20, :, :] = obsidian  # the wall through the floor as well, and no stone column
+    refused = find_path(PathGrid.from_states(w, diggable=no_obsidian), (5, 4, 5), goal, dig_cost=1.0)
+    assert refused.status == "no_path"
+    assert find_path(PathGrid.from_states(w), (5, 4, 5), goal, dig_cost=1.0).status == "found"
+
+
 def test_search_is_bounded_and_returns_partial() -> None:
     w = world(size=(200, 10, 200))
     w[100, 4:10, :] = STONE

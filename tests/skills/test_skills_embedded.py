@@ -288,6 +288,55 @@ async def test_dig_down_descends_by_a_staircase(server) -> None:
 
 
 @pytest_twisted.ensureDeferred
+async def test_dig_down_goes_around_slow_blocks_and_workstations(server) -> None:
+    """A staircase step is never dug through the player's workstation or a block too slow to break with the
+    tools carried (obsidian without a diamond pickaxe): it takes the one free direction, clearing what is
+    there with the fastest tool (drops or not); with none it fails at once, unreachable, instead of spending
+    its whole limit on one block."""
+    body, skills, _ = await session(server)
+    name = body.config.username
+    try:
+        fx, fy, fz = skills.ctx.feet()
+        cx, cy, cz = fx + 14, fy + 8, fz - 14  # in the air: the stone mass is all ours
+        for dx in range(-4, 5):
+            for dz in range(-4, 5):
+                for dy in range(-6, 3):
+                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
+        # north: obsidian under the step; east: a crafting table at feet level; south: obsidian at head
+        for dy in (-1, -2, -3):
+            server.set_block(cx, cy + dy, cz - 1, "obsidian")
+        server.set_block(cx + 1, cy, cz, "crafting_table")
+        server.set_block(cx, cy + 1, cz + 1, "obsidian")
+        # west: gold ore, which a stone pickaxe cannot harvest but clears in 75 ticks (the hand: 300)
+        server.set_block(cx - 1, cy, cz, "gold_ore")
+        server.teleport(name, cx + 0.5, cy, cz + 0.5)
+        server.give_item(name, "stone_pickaxe", 1)
+        await body.sleep(0.5)
+        assert skills.ctx.feet() == (cx, cy, cz)
+        report = await skills.run("dig_down", target_y=cy - 1)
+        assert report.status == "success" and report.completed == 1, report
+        assert {b.block for b in report.blocks_broken} == {"minecraft:stone", "minecraft:gold_ore"}, report
+        assert server.position(name)[0] < cx  # the west step, the only one left
+        assert report.ticks_used < 300, report.ticks_used  # the gold ore went with the pickaxe
+        assert server.block_at(cx + 1, cy, cz) == "crafting_table"
+        assert (
+            server.block_at(cx, cy - 1, cz - 1) == "obsidian"
+            and server.block_at(cx, cy + 1, cz + 1) == "obsidian"
+        )
+        # walled in by obsidian on all four sides: no step at all, and no time spent on obsidian
+        x, y, z = skills.ctx.feet()
+        for ddx, ddz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            for dy in (-1, 0, 1):
+                server.set_block(x + ddx, y + dy, z + ddz, "obsidian")
+        await body.sleep(0.3)
+        walled = await skills.run("dig_down", target_y=y - 1)
+        assert walled.status == "failure" and walled.reason == FailureReason.UNREACHABLE, walled
+        assert walled.blocks_broken == [] and walled.ticks_used < 100, walled
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_recover_leaves_the_water_and_refuses_when_not_stuck(server, sandbox) -> None:
     from skills_support import sandbox_info
 
