@@ -143,20 +143,27 @@ class DigDown(BaseSkill):
         yaw = body.movement.state.yaw if body.movement.state is not None else 0.0
         facing = ["south", "west", "north", "east"][int(((yaw % 360) + 45) // 90) % 4]
         order = [facing] + [d for d in DIRECTIONS if d != facing]
+        last_why = ""
         while ctx.feet()[1] > args.target_y:
             self.check_time(deadline)
             x, y, z = ctx.feet()
             step_done = False
+            why: dict[str, str] = {}  # direction -> why no step was taken there (for the report)
             for name in order:
                 dx, dz = DIRECTIONS[name]
                 cells = [(x + dx, y + 1, z + dz), (x + dx, y, z + dz), (x + dx, y - 1, z + dz)]
                 names = [ctx.block(c) for c in cells]
                 below = ctx.block((x + dx, y - 2, z + dz))
                 if any(n is None or n in LIQUIDS for n in names) or below in LIQUIDS or below is None:
+                    why[name] = "liquid or unloaded"
                     continue
                 states = [body.world.state_at(*c) for c in cells]
-                if any(st is None or not ctx.way_diggable(st) for st in states):
-                    continue  # a workstation, or too slow to break with the tools carried (obsidian)
+                refused = [
+                    n for n, st in zip(names, states, strict=True) if st is None or not ctx.way_diggable(st)
+                ]
+                if refused:  # a workstation, or too slow to break with the tools carried (obsidian)
+                    why[name] = f"{refused[0]} not dug"
+                    continue
                 todo = [c for c, n in zip(cells, names, strict=True) if n not in AIR_NAMES]
                 if dug + len(todo) > cap:
                     progress.message = f"stopped at the cap of {cap} blocks"
@@ -175,6 +182,7 @@ class DigDown(BaseSkill):
                     await ctx.hold(ctx.way_tool(st)[0])
                     res = await body.dig(c)
                     if not res.broken:
+                        why[name] = f"dig failed: {res.reason}"
                         ok = False
                         break
                     dug += 1
@@ -183,19 +191,24 @@ class DigDown(BaseSkill):
                     continue
                 step = (x + dx + 0.5, y - 1, z + dz + 0.5)
                 if not await body.walk_straight(step, 0.25, timeout=ctx.step_walk_timeout):
+                    why[name] = "could not walk into the step"
                     continue
                 await ctx.sleep(max(0.05, 8 / ctx.tick_rate))  # fall into the step (8 ticks)
                 order = [name] + [d for d in order if d != name]
                 step_done = True
                 break
             if not step_done:
+                last_why = ", ".join(f"{d}: {w}" for d, w in why.items())
                 break
         progress.completed = max(0, start_y - ctx.feet()[1])
         progress.message = f"descended from y={start_y} to y={ctx.feet()[1]}, {dug} blocks dug"
         if progress.completed < 1:
-            raise SkillFailed(FailureReason.UNREACHABLE, f"no diggable staircase down from y={start_y}")
+            raise SkillFailed(
+                FailureReason.UNREACHABLE, f"no diggable staircase down from y={start_y} ({last_why})"
+            )
         if ctx.feet()[1] > args.target_y:
             progress.reason = FailureReason.UNREACHABLE
+            progress.message += f"; no step further ({last_why})" if last_why else ""
 
 
 class Recover(BaseSkill):

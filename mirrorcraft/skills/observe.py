@@ -10,7 +10,7 @@ refuses leaks. Nothing else of the body is passed on: no chat, no world name, no
 body drops those unparsed), no server brand.
 
 Determinism: lists are gathered in a fixed order and the contracts canonicalize (sort, round, bound).
-Game time in an outcome report is measured from the wall clock and jitters by a few ticks between two
+Game time in an outcome report is measured on a running clock and jitters by a few ticks between two
 runs of the same action (measured: a refused dig took 7 ticks in one run and 13 in the next), which no
 rounding makes stable at a bucket edge. So in the default, deterministic mode
 (``ObservationBuilder(tick_quantum=0)``, matching ``Controls.deterministic``) the shown report carries

@@ -332,6 +332,7 @@ async def test_dig_down_goes_around_slow_blocks_and_workstations(server) -> None
         walled = await skills.run("dig_down", target_y=y - 1)
         assert walled.status == "failure" and walled.reason == FailureReason.UNREACHABLE, walled
         assert walled.blocks_broken == [] and walled.ticks_used < 100, walled
+        assert walled.message.count("minecraft:obsidian not dug") == 4, walled.message  # why, per direction
     finally:
         await body.disconnect()
 
