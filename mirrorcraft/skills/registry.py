@@ -55,7 +55,7 @@ class SkillSet:
     Args:
         body: A :class:`~mirrorcraft.mcproto_body.Body` (connected before the first call).
         limits: Caps and tick limits (the contracts' defaults).
-        ticks_per_second: Game ticks per wall second for ``ticks_used`` and the limits.
+        ticks_per_second: Game ticks per wall second when the server announces no rate (see :class:`SkillContext`).
     """
 
     def __init__(self, body: Any, limits: ActionLimits | None = None, ticks_per_second: float = 20.0) -> None:

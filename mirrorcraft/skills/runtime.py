@@ -124,7 +124,8 @@ class SkillContext:
     Args:
         body: A connected :class:`~mirrorcraft.mcproto_body.Body`.
         limits: Quantity caps and per-call tick limits.
-        ticks_per_second: Game ticks per wall second used to count ``ticks_used`` and enforce limits.
+        ticks_per_second: Game ticks per wall second assumed when the server announces no rate (limits
+            and ``ticks_used`` are counted on the server's world age when it sends one; see :meth:`now`).
         search_radius: Blocks (Chebyshev) searched for targets of ``mine`` and workstations.
     """
 

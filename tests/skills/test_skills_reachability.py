@@ -9,8 +9,8 @@ the body received), so the verdict is not only the route's bookkeeping.
 
 The tables run through the user's command, ``python -m mirrorcraft.run check reachability --json``, in
 two child processes side by side (each owns a server and a body; the machine has two cores), at 400 game
-ticks per second: the skills count their limits in game ticks, so the verdict is the one a real-time run
-gives (docs/skills.md "Reachability" has the measured table at 20, 100 and 400 t/s).
+ticks per second: the skills count their limits on the server's game clock (its world age), so the verdict
+approaches the one a real-time run gives (docs/skills.md "Reachability" has the measured tables).
 
 Default tier: the full 21-cell table (3 tasks x Vanilla, M01-M06) on the sandbox (~4 min).
 Slow tier: the same table on every Vanilla catalogue world, each built here from scratch.
