@@ -315,6 +315,7 @@ class ServerAdmin:
         st = self.state(p)
         st.dead = True
         p.dig = None
+        p.delayed_dig = None
         keep = bool(self.game_rules["keepInventory"])
         if not keep:
             inv = p.inventory

@@ -56,6 +56,7 @@ class PlayerConnection(ServerProtocol):
         self.loaded_chunks: set[tuple[int, int]] = set()
         self.center_chunk: tuple[int, int] | None = None
         self.dig: tuple[tuple[int, int, int], int] | None = None  # (position, start tick)
+        self.delayed_dig: tuple[tuple[int, int, int], int] | None = None  # an early finish, broken later
         self.keep_alive_id: int | None = None
         self.keep_alive_sent = 0.0
         self.last_keep_alive = time.monotonic()

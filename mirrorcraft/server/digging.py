@@ -1,8 +1,9 @@
 """Vanilla 1.19.2 block-breaking speed: how long a player needs to break a block, and whether it drops.
 
-Why its own module: the server must refuse a "finished digging" that comes too early (vanilla's
-``ServerPlayerGameMode`` accepts a finish once ``progress_per_tick * (ticks + 1) >= 0.7``), and Mineflayer
-computes the same dig time client-side, so both must agree exactly. The constants that are Java code
+Why its own module: the server must not break a block sooner than the game allows (vanilla's
+``ServerPlayerGameMode`` accepts a finish once ``progress_per_tick * (ticks + 1) >= 0.7``; an earlier one is
+delayed until its own progress reaches 1), and Mineflayer computes the same dig time client-side, so both
+must agree exactly. The constants that are Java code
 rather than datapack data (tool tiers, effect multipliers, penalties) are in ``data/mining.json`` with
 their source; block hardness, tool materials and which tools harvest a block come from gamedata.
 

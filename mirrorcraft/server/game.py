@@ -13,7 +13,8 @@ Vanilla behaviour followed (wiki.vg "Protocol" 1.19.2 for packets; the Minecraft
   ``moved too quickly`` limit, squared 100), faster horizontally than a sprint-jump with the player's Speed
   level allows (with slack for bunched packets), leaves the world border, or ends inside a block it
   was not already inside. No fall damage (documented choice: Peaceful benchmark, Resistance I).
-* digging: see :mod:`mirrorcraft.server.digging`; a refused finish resends the block to that client;
+* digging: see :mod:`mirrorcraft.server.digging`; a finish that comes too early is *delayed* as in vanilla
+  (the block is resent to that client and broken by the server once its own count reaches the break time);
   every dig/place packet is acknowledged with its sequence.
 * hunger and eating: :mod:`mirrorcraft.server.food` (``game.food``), ticked before the admin state.
 * drops: the block's loot table ``<ns>:blocks/<name>`` from the loaded datapacks (vanilla pack, then the
@@ -163,6 +164,7 @@ class Game:
             self.spawning.tick()  # vanilla spawns in the chunk tick, before the entities tick
             self.rules.tick()
             self.food.tick()  # before the admin tick: an effect acts on the tick its duration runs out
+            self._tick_delayed_digs()
             self.admin.tick()
             self._broadcast_moves()
             self._keep_alive()
@@ -405,20 +407,38 @@ class Game:
                 )
                 self._refuse_dig(p, pos, state)
             elif not finish_accepted(block, cond := self._dig_conditions(p), self.tick_count - started[1]):
+                # Vanilla (ServerPlayerGameMode, STOP_DESTROY_BLOCK below 0.7 progress): not refused but
+                # *delayed* — the server keeps counting from the start and breaks the block itself once its
+                # own progress reaches 1 (see _tick_delayed_digs). The client's prediction is undone now
+                # (vanilla's client restores the block when the sequence is acknowledged).
                 elapsed = self.tick_count - started[1]
                 log.info(
-                    "%s: dig of %s at %s refused after %d ticks (%s)",
-                    p.display_name,
-                    block.name,
-                    pos,
-                    elapsed,
-                    cond,
-                )
-                self.emit("dig_refused", player=p.display_name, pos=pos, elapsed=elapsed)
+                    "%s: early finish of %s at %s after %d ticks (%s): delayed", p.display_name, block.name,
+                    pos, elapsed, cond,
+                )  # fmt: skip
+                if p.delayed_dig is None:
+                    p.delayed_dig = (pos, started[1])
+                self.emit("dig_delayed", player=p.display_name, pos=pos, elapsed=elapsed)
                 self._refuse_dig(p, pos, state)
             else:
                 self.break_block(p, pos)
         p.send("acknowledge_block_changes", wire.acknowledge_block_changes(sequence))
+
+    def _tick_delayed_digs(self) -> None:
+        """Finish the early-finished digs whose progress, counted from their start with the player's
+        conditions now, reached 1 (vanilla's ``hasDelayedDestroy``); a block already gone drops the dig."""
+        for p in list(self.players.values()):
+            if p.delayed_dig is None:
+                continue
+            pos, start = p.delayed_dig
+            state = self.world.get_block(*pos)
+            if facts.is_air(state):
+                p.delayed_dig = None
+                continue
+            block = facts.block_of_state(state)
+            if progress_per_tick(block, self._dig_conditions(p)) * (self.tick_count - start + 1) >= 1.0:
+                p.delayed_dig = None
+                self.break_block(p, pos)
 
     def _refuse_dig(self, p: PlayerConnection, pos: tuple[int, int, int], state: int) -> None:
         p.send("block_change", wire.block_change(*pos, state))

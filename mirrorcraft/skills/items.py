@@ -72,8 +72,25 @@ class Place(BaseSkill):
                     if self._touches_player(c):
                         continue
                     out.append(c)
+        # The player's walkable exits (feet and head free beside it): a spot that is the last one would
+        # wall the player in (a table then a furnace placed in the two free sides of a pit corner did, and
+        # the next walk found no path) — such a spot comes last.
+        exits = set()
+        for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            feet_s = ctx.body.world.state_at(fx + dx, fy, fz + dz)
+            head_s = ctx.body.world.state_at(fx + dx, fy + 1, fz + dz)
+            if (
+                feet_s is not None
+                and head_s is not None
+                and tables.no_collision[feet_s]
+                and tables.no_collision[head_s]
+            ):
+                exits.add((fx + dx, fy, fz + dz))
         me = ctx.body.movement.position
-        return sorted(out, key=lambda c: (math.dist(me, (c[0] + 0.5, c[1] + 0.5, c[2] + 0.5)), c))
+        return sorted(
+            out,
+            key=lambda c: (exits == {c}, math.dist(me, (c[0] + 0.5, c[1] + 0.5, c[2] + 0.5)), c),
+        )
 
     async def _clear_spot(self, progress: Progress) -> list[tuple[int, int, int]]:
         """No free spot (a one-wide tunnel, a pit): break the one block beside the feet that opens a spot.

@@ -208,6 +208,38 @@ async def test_place_a_workstation_in_grass(server) -> None:
 
 
 @pytest_twisted.ensureDeferred
+async def test_place_never_takes_the_players_last_exit(server) -> None:
+    """In a corner with one free side, ``place`` puts the workstation elsewhere (a diagonal or two blocks
+    away), never in the one cell the player could walk out through (a table and a furnace placed in the two
+    free sides of a pit corner walled the player in)."""
+    body, skills, _ = await session(server)
+    name = body.config.username
+    events: list[tuple[str, dict]] = []
+    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    try:
+        fx, fy, fz = skills.ctx.feet()
+        cx, cy, cz = fx - 14, fy + 8, fz - 14  # in the air: the platform is all ours
+        for dx in range(-3, 4):
+            for dz in range(-3, 4):
+                for dy in range(-1, 3):
+                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy == -1 else "air")
+        for dx, dz in ((-1, 0), (0, -1), (0, 1)):  # walls west, north and south: east is the one exit
+            for dy in (0, 1):
+                server.set_block(cx + dx, cy + dy, cz + dz, "stone")
+        server.teleport(name, cx + 0.5, cy, cz + 0.5)
+        server.give_item(name, "crafting_table", 1)
+        await body.sleep(0.5)
+        assert skills.ctx.feet() == (cx, cy, cz)
+        report = await skills.run("place", item="crafting_table", use="workstation")
+        assert report.status == "success", report
+        placed = _placed_by(events, name)
+        assert len(placed) == 1 and server.block_at(*placed[0]) == "crafting_table"
+        assert placed[0] != (cx + 1, cy, cz) and server.block_at(cx + 1, cy, cz) == "air", placed
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_place_in_a_shaft_clears_one_block_for_the_workstation(server) -> None:
     """Walled in a one-wide shaft (no free spot within 2 blocks), ``place`` breaks the one block beside the
     feet (the body's one local obstruction), reports it in ``blocks_broken`` and places there."""
