@@ -39,6 +39,13 @@ def _agrees(report, before: dict[str, int], after: dict[str, int]) -> None:
     assert report.inventory_delta == dict(sorted(truth.items())), (report.inventory_delta, truth)
 
 
+def _events(server) -> list[tuple[str, dict]]:
+    """A list that collects the server's game events from now on."""
+    events: list[tuple[str, dict]] = []
+    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    return events
+
+
 def _placed_by(events: list[tuple[str, dict]], name: str) -> list:
     """Positions of the server's ``block_placed`` events by player ``name``."""
     return [d["pos"] for ev, d in events if ev == "block_placed" and d.get("player") == name]
@@ -48,8 +55,7 @@ def _placed_by(events: list[tuple[str, dict]], name: str) -> list:
 async def test_mine_a_log_with_bare_hands_and_pick_it_up(server) -> None:
     body, skills, _ = await session(server)
     name = body.config.username
-    events: list[tuple[str, dict]] = []
-    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    events = _events(server)
     try:
         before = server_counts(server, name)
         report = await skills.run("mine", block="oak_log", count=2)
@@ -154,8 +160,7 @@ async def test_collect_picks_up_dropped_items_and_reports_not_found(server) -> N
 async def test_place_equip_and_wear(server) -> None:
     body, skills, _ = await session(server)
     name = body.config.username
-    events: list[tuple[str, dict]] = []
-    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    events = _events(server)
     try:
         missing = await skills.run("place", item="cobblestone", use="build")
         assert missing.status == "failure" and missing.reason == FailureReason.MISSING_ITEMS
@@ -186,8 +191,7 @@ async def test_place_a_workstation_in_grass(server) -> None:
     with "no free spot with solid ground")."""
     body, skills, _ = await session(server)
     name = body.config.username
-    events: list[tuple[str, dict]] = []
-    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    events = _events(server)
     try:
         fx, fy, fz = skills.ctx.feet()
         ring = [
@@ -214,8 +218,7 @@ async def test_place_never_takes_the_players_last_exit(server) -> None:
     free sides of a pit corner walled the player in)."""
     body, skills, _ = await session(server)
     name = body.config.username
-    events: list[tuple[str, dict]] = []
-    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    events = _events(server)
     try:
         fx, fy, fz = skills.ctx.feet()
         cx, cy, cz = fx - 14, fy + 8, fz - 14  # in the air: the platform is all ours
