@@ -95,7 +95,7 @@ def _liquid_states() -> np.ndarray:
 
 
 #: Game ticks the body spends at most on one block that is only in its way (a staircase step, a tunnel to a
-#: buried block, one obstruction), with the best tool it carries: 5 s at 20 t/s. Stone with a wooden pickaxe
+#: buried block, one obstruction), with the fastest item it carries: 5 s at 20 t/s. Stone with a wooden pickaxe
 #: takes 23, dirt by hand 15; obsidian without a diamond pickaxe 5,000 (a catalogue staircase that dug one
 #: spent its whole 2,400-tick limit on it). Targets of ``mine`` are not bounded by this.
 WAY_DIG_MAX_TICKS = 100
