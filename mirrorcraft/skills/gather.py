@@ -17,6 +17,7 @@ import math
 from typing import Any
 
 from mirrorcraft.contracts import FailureReason
+from mirrorcraft.gamedata import block_of_state
 from mirrorcraft.pathing import Goal
 from mirrorcraft.protocol.serverbound import ArmAnimation, UseEntity
 from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, BaseSkill, Progress, SkillFailed
@@ -177,16 +178,19 @@ class Mine(BaseSkill):
         A cleared block of the ``wanted`` type counts as mined (its drop is picked up on the way).
         """
         ctx = self.ctx
-        names = [ctx.block(c) for c in cells]
-        if any(n is None or n in LIQUIDS for n in names):
+        states = [ctx.body.world.state_at(*c) for c in cells]
+        if any(st is None for st in states):
             return False
-        for c, n in zip(cells, names, strict=True):
-            st = ctx.body.world.state_at(*c)
-            if n not in AIR_NAMES and n != wanted and (st is None or not ctx.way_diggable(st)):
-                return False  # a workstation, or too slow to break with the tools carried
-        for c, n in zip(cells, names, strict=True):
-            st = ctx.body.world.state_at(*c)
-            if n in AIR_NAMES or st is None:
+        names = [block_of_state(st).name for st in states]  # type: ignore[arg-type]
+        if any(n in LIQUIDS for n in names):
+            return False
+        if any(
+            n not in AIR_NAMES and n != wanted and not ctx.way_diggable(st)
+            for n, st in zip(names, states, strict=True)
+        ):  # type: ignore[arg-type]
+            return False  # a workstation, or too slow to break with the tools carried
+        for c, n, st in zip(cells, names, states, strict=True):
+            if n in AIR_NAMES:
                 continue
             # the wanted block with the tool that harvests it; others with the fastest (their drops aside)
             await ctx.hold(ctx.best_tool(n)[0] if n == wanted else ctx.way_tool(st)[0])  # type: ignore[arg-type]
