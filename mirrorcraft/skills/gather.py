@@ -26,6 +26,10 @@ MAX_TARGET_TRIES = 6  #: candidate blocks / mobs tried per unit before giving up
 MAX_TUNNEL_STEPS = 12  #: staircase/tunnel steps dug towards one buried block
 FLOOR_PENALTY = 6.0  #: extra distance given to targets below the feet (see ``Mine.run``)
 SEALED_PENALTY = 8.0  #: extra distance given to targets sealed in rock: reachable exposed ones come first
+#: Extra distance given to targets whose only open faces touch water or lava (ore under a pond): they come
+#: after sealed ones in dig reach. Why: savanna-2 Diamond M01 swam to pond-bottom iron it could not reach,
+#: call after call, while iron lay in the rock beside its staircase.
+WET_PENALTY = 12.0
 #: Blocks ``mine`` may break to dig its way to a block it has found but cannot walk to (a buried ore). Why:
 #: the paper's body is Mineflayer, whose ``collectBlock`` follows mineflayer-pathfinder with digging on, so
 #: an agent's "mine iron_ore" there reaches ore behind rock; without it, ore seen in a cave wall or a
@@ -77,20 +81,23 @@ class Mine(BaseSkill):
                 )
             me = ctx.body.movement.position
             feet = ctx.feet()
-            # Candidates: blocks with an open face (dry ones first); once one of them failed in this call
-            # (or there are none), also blocks sealed in rock within dig reach, at SEALED_PENALTY blocks of
-            # extra distance. With only exposed candidates, six exposed but unreachable ones (a cave
-            # ceiling) used up the tries while sealed ones lay 3 blocks away (catalogue Diamond cells
-            # searched 30 actions for a diamond); offered from the start, sealed stone under the sandbox's
-            # turf drew the player underground beside the pit it then could not walk into.
+            # Candidates: blocks with a dry open face; once one of them failed in this call (or there are
+            # none), also blocks sealed in rock within dig reach, at SEALED_PENALTY blocks of extra
+            # distance, and blocks open only to a liquid, at WET_PENALTY. With only exposed candidates, six
+            # exposed but unreachable ones (a cave ceiling) used up the tries while sealed ones lay 3 blocks
+            # away (catalogue Diamond cells searched 30 actions for a diamond); offered from the start,
+            # sealed stone under the sandbox's turf drew the player underground beside the pit it then
+            # could not walk into.
             open_faced = ctx.exposed_among(found)
             opened = set(open_faced)
+            dry = ctx.exposed_among(open_faced, dry=True)
+            wet = opened.difference(dry)  # open only to a liquid: a candidate after the sealed ones
             sealed_near = (
                 [p for p in found if p not in opened and math.dist(feet, p) <= MINE_DIG_REACH]
-                if failed or not open_faced
+                if failed or not dry
                 else []
             )
-            exposed = (ctx.exposed_among(found, dry=True) or open_faced)[:64] + sealed_near[:64] or found
+            exposed = (dry or open_faced)[:64] + sealed_near[:64] or found
             under = (feet[0], feet[1] - 1, feet[2])  # last choice: digging it drops the player into the hole
             # Blocks below the feet cost FLOOR_PENALTY blocks of distance: breaking floors (the steps of the
             # staircase the player came down) leaves 2-high steps it cannot walk back up; walls are free.
@@ -101,7 +108,8 @@ class Mine(BaseSkill):
                     p == under,
                     math.dist(me, p)
                     + (FLOOR_PENALTY if p[1] < feet[1] else 0)
-                    + (SEALED_PENALTY if p in sealed else 0),
+                    + (SEALED_PENALTY if p in sealed else 0)
+                    + (WET_PENALTY if p in wet else 0),
                     p,
                 ),
             )

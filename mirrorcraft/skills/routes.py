@@ -68,6 +68,10 @@ ORE_Y = {"coal_ore": 56, "iron_ore": 56, "diamond_ore": 50, "lapis_ore": 46, "ob
 #: rock to the player's reach; the vanilla placements lie below the bands), down to :data:`SEARCH_FLOOR`.
 SEARCH_STEP = 8
 SEARCH_FLOOR = -50
+#: A search does not start a staircase for a block within this many blocks (horizontally) of one it started
+#: for that block before, at or below the new start; it explores on first. Why: after a failed ``mine`` and a ``recover`` to the same safe spot, ``dig_down``
+#: walked back down the same staircase to the same rock, four times (savanna-2 Diamond M01).
+SHAFT_SPACING = 4
 #: The turn order of a search spiral (:func:`spiral_direction`).
 SPIRAL = ("north", "east", "south", "west")
 #: Ores that may take several staircase calls to reach: their searches get more tries.
@@ -209,6 +213,8 @@ class RouteRunner:
         self.step = "start"
         self.log = log
         self._explored = 0
+        #: (block, feet) where search staircases began
+        self.shafts: list[tuple[str, tuple[int, int, int]]] = []
         self.home = self.ctx.feet()  # the spawn point, on the surface
 
     async def surface(self) -> None:
@@ -259,7 +265,9 @@ class RouteRunner:
         :data:`SEARCH_STEP` blocks a call), else explore.
 
         Stone lies under the soil nearly everywhere, so a short staircase down (6 blocks) exposes it; an
-        exploration that could not move (a hole, an enclosure) is followed by ``recover``.
+        exploration that could not move (a hole, an enclosure) is followed by ``recover``. A staircase is
+        not started again where one started before (:data:`SHAFT_SPACING`): the route explores a spiral
+        leg first and digs down from wherever that ends.
         """
         bare = block.removeprefix(M)
         y = ORE_Y.get(bare)
@@ -270,7 +278,18 @@ class RouteRunner:
         if y is not None and feet[1] <= y + 2 and feet[1] > SEARCH_FLOOR + 2:
             y = max(SEARCH_FLOOR, feet[1] - SEARCH_STEP)  # at its height already: on down
         if (y is not None and feet[1] > y + 2) or (bare in SHALLOW_BLOCKS and feet[1] > -50):
+            if any(
+                b == bare and abs(feet[0] - sx) <= SHAFT_SPACING and abs(feet[2] - sz) <= SHAFT_SPACING
+                and feet[1] >= sy
+                for b, (sx, sy, sz) in self.shafts
+            ):  # fmt: skip
+                # that staircase's rock was searched: walk on before digging (a spiral leg)
+                rep = await self.explore()
+                if failed(rep, "unreachable"):
+                    await self.call("recover")
+                feet = self.ctx.feet()
             target = max(y, feet[1] - self.ctx.limits.dig_down_max_blocks) if y is not None else feet[1] - 6
+            self.shafts.append((bare, feet))
             rep = await self.call("dig_down", target_y=target)
             if failed(rep, "unreachable"):
                 # water or ice underfoot (a frozen river, a beach): walk on to ground that can be dug

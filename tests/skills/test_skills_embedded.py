@@ -20,6 +20,7 @@ from skills_support import module_server, sandbox_copy, server_counts, session
 from mirrorcraft.contracts import FailureReason, SkillCall, signature
 from mirrorcraft.skills import ActionHistory
 from mirrorcraft.skills.gather import MAX_TUNNEL_STEPS, MINE_DIG_BLOCKS
+from mirrorcraft.skills.routes import SHAFT_SPACING, RouteRunner
 
 
 @pytest.fixture(scope="module")
@@ -301,6 +302,59 @@ async def test_mine_digs_its_way_to_a_buried_block(server) -> None:
         assert 3 <= stone <= MINE_DIG_BLOCKS + 3 * MAX_TUNNEL_STEPS, report.blocks_broken
         assert server.position(name)[1] < cy - 1  # it went down into the mass
         _agrees(report, before, server_counts(server, name))
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_mine_digs_to_ore_in_rock_before_swimming_to_ore_under_water(server) -> None:
+    """With no block of the type open to the air, one sealed in the rock within dig reach is mined before
+    one open only to a pond, even a shallow one: pond floors are where the body swims and often cannot
+    reach (savanna-2 Diamond M01 swam to pond-bottom iron call after call while iron lay in the rock)."""
+    body, skills, _ = await session(server)
+    name = body.config.username
+    try:
+        assert skills.ctx.find_blocks("minecraft:emerald_block") == []
+        fx, fy, fz = skills.ctx.feet()
+        cx, cy, cz = fx + 14, fy + 8, fz - 14  # in the air: the stone mass is all ours
+        for dx in range(-9, 6):
+            for dz in range(-4, 5):
+                for dy in range(-7, 3):
+                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
+        for dx in range(-7, -4):  # a pond, its floor of emerald open only to the water
+            for dz in range(-1, 2):
+                server.set_block(cx + dx, cy - 1, cz + dz, "water")
+        pond = (cx - 6, cy - 2, cz)
+        rock = (cx + 4, cy - 3, cz)
+        server.set_block(*pond, "emerald_block")
+        server.set_block(*rock, "emerald_block")
+        server.teleport(name, cx + 0.5, cy, cz + 0.5)
+        server.give_item(name, "iron_pickaxe", 1)
+        await body.sleep(0.5)
+        assert skills.ctx.feet() == (cx, cy, cz)
+        assert skills.ctx.exposed_among([pond, rock]) == [pond]  # open to the water only
+        report = await skills.run("mine", block="emerald_block", count=1)
+        assert report.status == "success" and report.completed == 1, report
+        assert server.block_at(*rock) == "air" and server.block_at(*pond) == "emerald_block"
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_route_search_does_not_dig_down_where_it_dug_before(server) -> None:
+    """A route's search for a block never starts a staircase beside one it started for that block before
+    (it would walk down the same steps to the same searched rock): it explores a spiral leg first and digs
+    from where that ends."""
+    body, skills, _ = await session(server)
+    try:
+        runner = RouteRunner(skills, "vanilla", budget=8)
+        feet = skills.ctx.feet()
+        runner.shafts.append(("stone", (feet[0] + 2, feet[1] - 1, feet[2] - 1)))
+        await runner.search("minecraft:stone")
+        calls = [(r.skill, r.status) for _, r in runner.calls]
+        assert calls[0] == ("explore", "success") and calls[-1][0] == "dig_down", calls
+        block, start = runner.shafts[-1]
+        assert block == "stone" and max(abs(start[0] - feet[0]), abs(start[2] - feet[2])) > SHAFT_SPACING
     finally:
         await body.disconnect()
 
