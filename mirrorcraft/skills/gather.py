@@ -160,18 +160,26 @@ class Mine(BaseSkill):
     def _sealed(self, target: tuple[int, int, int]) -> bool:
         """Whether breaking ``target`` from where the player stands would leave its drop out of reach.
 
-        The drop stays in the block's own cell; it is reachable when the player stands beside that cell
-        (feet or head height) or can step into it (the cell above it is free). Targets above head height
-        drop their items down to the player and are never sealed.
+        The drop stays in the block's own cell unless nothing holds it there; it is reachable when the
+        player stands beside that cell (vanilla picks up items within the player's box grown by 1 sideways
+        and 0.5 up/down: feet, head or one above the head) or can step into it (the cell above is free). A
+        target above the head whose drop falls (nothing solid under it) drops it down to the player; one
+        set in a wall above the head (a ceiling-high ore seen from a cave floor) keeps it on a ledge out of
+        reach: savanna-1 and taiga-2 Enchantment lost six coal drops in a row that way.
         """
         from mirrorcraft.gamedata import state_tables
 
+        free = state_tables().no_collision
         x, y, z = self.ctx.feet()
         tx, ty, tz = target
-        if ty > y + 1 or (abs(tx - x) + abs(tz - z) == 1 and ty in (y, y + 1)):
+        beside = abs(tx - x) + abs(tz - z) == 1
+        if beside and ty in (y, y + 1, y + 2):
             return False
+        if ty > y + 1:
+            below = self.ctx.body.world.state_at(tx, ty - 1, tz)
+            return below is None or not free[below]
         above = self.ctx.body.world.state_at(tx, ty + 1, tz)
-        return above is None or not state_tables().no_collision[above]
+        return above is None or not free[above]
 
     async def _dig_step(
         self,
@@ -271,7 +279,11 @@ class Mine(BaseSkill):
 
 
 class Collect(BaseSkill):
-    """Walk over item entities within ``collect_radius`` (optionally only one item) and pick them up."""
+    """Walk over item entities within ``collect_radius`` (optionally only one item) and pick them up.
+
+    An item no straight walk reaches is walked to by a path, clearing at most one obstruction (2 blocks,
+    :meth:`SkillContext.reach_drop`) when it lies in a one-high gap.
+    """
 
     name = "collect"
 
@@ -299,7 +311,11 @@ class Collect(BaseSkill):
                 )
                 await ctx.sleep(max(0.03, 6 / ctx.tick_rate))  # the pickup happens on a server tick
                 if target.id in ctx.body.entities.by_id and not ok:
-                    skipped.add(target.id)
+                    # no straight way: a path, clearing one obstruction (a drop in a one-high gap)
+                    await ctx.reach_drop(target.position, min(10.0, self.time_left(deadline)), progress)
+                    await ctx.sleep(max(0.03, 6 / ctx.tick_rate))
+                    if target.id in ctx.body.entities.by_id:
+                        skipped.add(target.id)
                 elif target.id in ctx.body.entities.by_id:
                     # standing on it but not picked up (inventory full or pickup delay): wait a little once
                     await ctx.sleep(max(0.1, 20 / ctx.tick_rate))  # 20 ticks

@@ -283,6 +283,34 @@ class SkillContext:
         await self.sleep(max(0.02, 2 / self.tick_rate))  # two ticks for the last position to land
         return self.in_reach(pos, reach + 0.5) or reached
 
+    async def reach_drop(
+        self, pos: tuple[float, float, float], timeout: float, progress: Progress | None = None
+    ) -> bool:
+        """Get within pickup range of an item lying at ``pos``: into its cell or one beside it, by a
+        walking path, else by one that clears at most :data:`MAX_CLEARED_BLOCKS` blocks (the one
+        obstruction the body may clear); then press on towards the item.
+
+        Why: a drop that slid into a one-high gap (under a ledge, beside a mined ore) cannot be walked
+        onto; vanilla picks up items touching the player's box grown by one block sideways, so a player
+        digs out the ceiling beside the gap and leans in. Blocks broken are counted in ``progress``.
+        """
+        cell = (math.floor(pos[0]), math.floor(pos[1]), math.floor(pos[2]))
+        goal = Goal(*cell, radius=1.0)
+        t0 = self.now()
+        reached = False
+        if self.standing_room(goal):
+            follower = PathFollower(self.body, search_radius=16, max_replans=2, max_seconds=0.5)
+            reached = (await follower.goto(goal, timeout=timeout)).reached
+        if not reached and self.now() - t0 < timeout:
+            reached = await self.dig_path(
+                goal, MAX_CLEARED_BLOCKS, timeout - (self.now() - t0), progress,
+                search_radius=12, max_nodes=20_000, max_seconds=0.5,
+            )  # fmt: skip
+        if reached:
+            spot = (cell[0] + 0.5, pos[1], cell[2] + 0.5)
+            await self.body.walk_straight(spot, tolerance=0.2, timeout=max(0.05, 20 / self.tick_rate))
+        return reached
+
     def standing_room(self, goal: Goal) -> bool:
         """Whether any cell within ``goal`` is one a player can stand in (feet and head free, supported).
 

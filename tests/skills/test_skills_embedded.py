@@ -158,6 +158,40 @@ async def test_collect_picks_up_dropped_items_and_reports_not_found(server) -> N
 
 
 @pytest_twisted.ensureDeferred
+async def test_collect_digs_out_a_drop_in_a_one_high_gap(server) -> None:
+    """A drop that slid into a one-high gap (under a ledge) cannot be walked onto: ``collect`` clears the
+    one obstruction the body may (at most 2 blocks, in ``blocks_broken``) and picks it up."""
+    from mirrorcraft.server import facts
+
+    body, skills, _ = await session(server)
+    name = body.config.username
+    try:
+        fx, fy, fz = skills.ctx.feet()
+        cx, cy, cz = fx - 14, fy + 8, fz - 14  # in the air: the stone mass is all ours
+        for dx in range(-3, 7):
+            for dz in range(-3, 4):
+                for dy in range(-2, 4):
+                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
+        for dx in range(1, 7):  # a one-high gap east of the player, under a stone slab of ceiling
+            for dz in range(-3, 4):
+                server.set_block(cx + dx, cy + 1, cz + dz, "stone")
+        server.teleport(name, cx + 0.5, cy, cz + 0.5)
+        server.give_item(name, "stone_pickaxe", 1)
+        await body.sleep(0.5)
+        server.game.spawn_item(facts.item_id("minecraft:apple"), 2, (cx + 3.5, cy + 0.2, cz + 0.5))
+        await body.sleep(0.8)
+        before = server_counts(server, name)
+        report = await skills.run("collect", item="apple")
+        assert report.status == "success", report
+        assert ("minecraft:apple", 2) in [(d.item, d.count) for d in report.drops_collected]
+        broken = sum(b.count for b in report.blocks_broken)
+        assert 1 <= broken <= 2 and server.block_at(cx + 2, cy + 1, cz) == "air", report.blocks_broken
+        _agrees(report, before, server_counts(server, name))
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_place_equip_and_wear(server) -> None:
     body, skills, _ = await session(server)
     name = body.config.username
@@ -336,6 +370,40 @@ async def test_mine_digs_to_ore_in_rock_before_swimming_to_ore_under_water(serve
         report = await skills.run("mine", block="emerald_block", count=1)
         assert report.status == "success" and report.completed == 1, report
         assert server.block_at(*rock) == "air" and server.block_at(*pond) == "emerald_block"
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_mine_leaves_a_block_whose_drop_would_stay_on_a_ledge(server) -> None:
+    """A block set in a wall above the player's reach of pickup (three up, solid below it) would keep its
+    drop on a ledge: ``mine`` takes a block whose drop it can pick up instead (savanna-1 and taiga-2
+    Enchantment mined six coal ores in a row whose coal stayed in the wall)."""
+    body, skills, _ = await session(server)
+    name = body.config.username
+    try:
+        assert skills.ctx.find_blocks("minecraft:gold_block") == []
+        fx, fy, fz = skills.ctx.feet()
+        cx, cy, cz = fx - 14, fy + 8, fz + 28  # in the air: the stone mass is all ours
+        for dx in range(-7, 6):
+            for dz in range(-3, 4):
+                for dy in range(-2, 6):
+                    wall = dx >= 3 and dy <= 4
+                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 or wall else "air")
+        ledge = (cx + 3, cy + 3, cz)  # in the wall, its face to the player; stone under and over it
+        floor = (cx - 5, cy, cz)  # standing free on the floor
+        server.set_block(*ledge, "gold_block")
+        server.set_block(*floor, "gold_block")
+        server.teleport(name, cx + 0.5, cy, cz + 0.5)
+        server.give_item(name, "iron_pickaxe", 1)
+        await body.sleep(0.5)
+        assert skills.ctx.feet() == (cx, cy, cz) and skills.ctx.in_reach(ledge)
+        before = server_counts(server, name)
+        report = await skills.run("mine", block="gold_block", count=1)
+        assert report.status == "success" and report.completed == 1, report
+        assert server.block_at(*ledge) == "gold_block" and server.block_at(*floor) == "air"
+        assert [(d.item, d.count) for d in report.drops_collected] == [("minecraft:gold_block", 1)]
+        _agrees(report, before, server_counts(server, name))
     finally:
         await body.disconnect()
 
