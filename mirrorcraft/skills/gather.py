@@ -394,6 +394,13 @@ class Attack(BaseSkill):
                 continue
             progress.completed += 1
             await ctx.sleep(max(0.05, 10 / ctx.tick_rate))  # loot spawns with the death animation (10 ticks)
+            # ... and may reach us later under load: wait up to 20 more ticks for it (CI saw a kill whose
+            # loot arrived after the pickup scan, which then found nothing and returned)
+            appear_until = ctx.now() + 20 / ctx.tick_rate
+            while ctx.now() < appear_until and not any(
+                math.dist(e.position, last_pos) <= 5.0 for e in body.entities.items()
+            ):
+                await ctx.sleep(max(0.02, 2 / ctx.tick_rate))
             await ctx.collect_near(last_pos, radius=5.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
         if progress.completed < 1:
             raise SkillFailed(FailureReason.TIMEOUT, f"no {args.mob} died before the limit")
