@@ -69,8 +69,9 @@ ORE_Y = {"coal_ore": 56, "iron_ore": 56, "diamond_ore": 50, "lapis_ore": 46, "ob
 SEARCH_STEP = 8
 SEARCH_FLOOR = -50
 #: A search does not start a staircase for a block within this many blocks (horizontally) of one it started
-#: for that block before, at or below the new start; it explores on first. Why: after a failed ``mine`` and a ``recover`` to the same safe spot, ``dig_down``
-#: walked back down the same staircase to the same rock, four times (savanna-2 Diamond M01).
+#: for that block before, at or below the new start; it explores on first. Why: after a failed ``mine`` and
+#: a ``recover`` to the same safe spot, ``dig_down`` walked back down the same staircase to the same rock,
+#: four times (savanna-2 Diamond M01).
 SHAFT_SPACING = 4
 #: The turn order of a search spiral (:func:`spiral_direction`).
 SPIRAL = ("north", "east", "south", "west")

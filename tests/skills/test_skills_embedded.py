@@ -52,6 +52,16 @@ def _placed_by(events: list[tuple[str, dict]], name: str) -> list:
     return [d["pos"] for ev, d in events if ev == "block_placed" and d.get("player") == name]
 
 
+def _stone_mass(server, c: tuple[int, int, int], xs: range, zs: range, ys: range) -> None:
+    """Fill the box around ``c`` (offsets ``xs``, ``zs``, ``ys``): stone below ``c``'s height, air from it
+    up; built in the air, so the test owns every block of it."""
+    cx, cy, cz = c
+    for dx in xs:
+        for dz in zs:
+            for dy in ys:
+                server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
+
+
 @pytest_twisted.ensureDeferred
 async def test_mine_a_log_with_bare_hands_and_pick_it_up(server) -> None:
     body, skills, _ = await session(server)
@@ -168,10 +178,7 @@ async def test_collect_digs_out_a_drop_in_a_one_high_gap(server) -> None:
     try:
         fx, fy, fz = skills.ctx.feet()
         cx, cy, cz = fx - 14, fy + 8, fz - 14  # in the air: the stone mass is all ours
-        for dx in range(-3, 7):
-            for dz in range(-3, 4):
-                for dy in range(-2, 4):
-                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
+        _stone_mass(server, (cx, cy, cz), range(-3, 7), range(-3, 4), range(-2, 4))
         for dx in range(1, 7):  # a one-high gap east of the player, under a stone slab of ceiling
             for dz in range(-3, 4):
                 server.set_block(cx + dx, cy + 1, cz + dz, "stone")
@@ -316,10 +323,7 @@ async def test_mine_digs_its_way_to_a_buried_block(server) -> None:
         assert skills.ctx.find_blocks("minecraft:lapis_block") == []
         fx, fy, fz = skills.ctx.feet()
         cx, cy, cz = fx - 14, fy + 8, fz + 14  # in the air: the stone mass is all ours
-        for dx in range(-3, 14):
-            for dz in range(-5, 6):
-                for dy in range(-9, 3):
-                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
+        _stone_mass(server, (cx, cy, cz), range(-3, 14), range(-5, 6), range(-9, 3))
         ore = (cx + 5, cy - 5, cz)
         server.set_block(*ore, "lapis_block")
         server.teleport(name, cx + 0.5, cy, cz + 0.5)
@@ -351,10 +355,7 @@ async def test_mine_digs_to_ore_in_rock_before_swimming_to_ore_under_water(serve
         assert skills.ctx.find_blocks("minecraft:emerald_block") == []
         fx, fy, fz = skills.ctx.feet()
         cx, cy, cz = fx + 14, fy + 8, fz - 14  # in the air: the stone mass is all ours
-        for dx in range(-9, 6):
-            for dz in range(-4, 5):
-                for dy in range(-7, 3):
-                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
+        _stone_mass(server, (cx, cy, cz), range(-9, 6), range(-4, 5), range(-7, 3))
         for dx in range(-7, -4):  # a pond, its floor of emerald open only to the water
             for dz in range(-1, 2):
                 server.set_block(cx + dx, cy - 1, cz + dz, "water")
@@ -455,10 +456,7 @@ async def test_dig_down_goes_around_slow_blocks_and_workstations(server) -> None
     try:
         fx, fy, fz = skills.ctx.feet()
         cx, cy, cz = fx + 14, fy + 8, fz - 14  # in the air: the stone mass is all ours
-        for dx in range(-4, 5):
-            for dz in range(-4, 5):
-                for dy in range(-6, 3):
-                    server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
+        _stone_mass(server, (cx, cy, cz), range(-4, 5), range(-4, 5), range(-6, 3))
         # north: obsidian under the step; east: a crafting table at feet level; south: obsidian at head
         for dy in (-1, -2, -3):
             server.set_block(cx, cy + dy, cz - 1, "obsidian")
