@@ -2,7 +2,8 @@
 
 ``place`` without coordinates picks the nearest free spot around the player (air, two blocks from the
 feet at most, on solid ground, never a cell the player stands in) in a fixed scan order, so the same state
-gives the same spot. ``pour`` empties a bucket with use-item-on against the block under the spot;
+gives the same spot; water cells come after every dry one (vanilla replaces water with a placed block: a
+player standing in a sunken pond places the table into the pond). ``pour`` empties a bucket with use-item-on against the block under the spot;
 ``light`` places a torch like a block. ``equip`` with ``auto`` wears armour (by the item's name suffix,
 a fact of the game version) and holds anything else. ``eat`` holds the food and sends Use Item
 (wiki.vg "Use Item") for the vanilla 32 ticks, then checks that one item was consumed.
@@ -20,10 +21,16 @@ from mirrorcraft.protocol.serverbound import UseItem
 from mirrorcraft.skills.runtime import AIR_NAMES, BaseSkill, Progress, SkillFailed, require_item
 
 #: Dry plants a placed block replaces (vanilla ``Material.REPLACEABLE_PLANT`` and snow layers): in a savanna
-#: or a meadow every free spot may hold grass. Liquids are never chosen as spots.
+#: or a meadow every free spot may hold grass.
 PLANTS_REPLACED = frozenset(
     "minecraft:" + n for n in ("grass", "fern", "dead_bush", "snow", "tall_grass", "large_fern")
 )
+
+#: Liquids a placed block replaces (vanilla: water is a replaceable material). A spot in water comes after
+#: every dry spot: the taiga-2 catalogue run cut sugar cane from the floor of a pond sunk three blocks below
+#: the land, where no dry spot was within two blocks and ``recover`` (one obstruction) could not climb out.
+#: Lava is never a spot.
+WATER_REPLACED = frozenset({"minecraft:water"})
 
 ARMOUR_SLOTS = {"head": 5, "chest": 6, "legs": 7, "feet": 8}
 OFF_HAND = 45
@@ -43,7 +50,7 @@ def armour_slot(name: str) -> str | None:
 
 class Place(BaseSkill):
     """Place one block/item from the inventory at (x, y, z) or at the nearest free spot (air, or a plant
-    that placing replaces: :data:`PLANTS_REPLACED`)."""
+    that placing replaces: :data:`PLANTS_REPLACED`; water, :data:`WATER_REPLACED`, after every dry spot)."""
 
     name = "place"
 
@@ -67,7 +74,8 @@ class Place(BaseSkill):
                         or tables.no_collision[under]
                     ):
                         continue
-                    if ctx.block(c) not in AIR_NAMES and ctx.block(c) not in PLANTS_REPLACED:
+                    name = ctx.block(c)
+                    if name not in AIR_NAMES and name not in PLANTS_REPLACED and name not in WATER_REPLACED:
                         continue
                     if self._touches_player(c):
                         continue
@@ -89,7 +97,12 @@ class Place(BaseSkill):
         me = ctx.body.movement.position
         return sorted(
             out,
-            key=lambda c: (exits == {c}, math.dist(me, (c[0] + 0.5, c[1] + 0.5, c[2] + 0.5)), c),
+            key=lambda c: (
+                ctx.block(c) in WATER_REPLACED,
+                exits == {c},
+                math.dist(me, (c[0] + 0.5, c[1] + 0.5, c[2] + 0.5)),
+                c,
+            ),
         )
 
     async def _clear_spot(self, progress: Progress) -> list[tuple[int, int, int]]:

@@ -314,6 +314,39 @@ async def test_place_in_a_shaft_clears_one_block_for_the_workstation(server) -> 
 
 
 @pytest_twisted.ensureDeferred
+async def test_place_in_a_sunken_pond_puts_the_workstation_into_the_water(server) -> None:
+    """Standing in a pond sunk in rock (no dry spot within 2 blocks, nothing solid beside the feet to clear),
+    ``place`` puts the table into a water cell beside the player, as vanilla allows (water is replaceable),
+    and breaks nothing. The taiga-2 catalogue run stopped here: cane cut from a pond three blocks below
+    the land, and every ``place`` failed."""
+    body, skills, _ = await session(server)
+    name = body.config.username
+    events = _events(server)
+    try:
+        fx, fy, fz = skills.ctx.feet()
+        cx, cy, cz = fx + 14, fy + 8, fz + 14  # in the air: the pit is all ours
+        for dx in range(-3, 4):
+            for dz in range(-3, 4):
+                for dy in range(-1, 3):
+                    inner = abs(dx) <= 1 and abs(dz) <= 1 and dy >= 0
+                    block = "stone" if not inner else ("water" if dy == 0 else "air")
+                    server.set_block(cx + dx, cy + dy, cz + dz, block)
+        server.teleport(name, cx + 0.5, cy, cz + 0.5)
+        server.give_item(name, "crafting_table", 1)
+        await body.sleep(0.5)
+        assert skills.ctx.feet() == (cx, cy, cz)
+        report = await skills.run("place", item="crafting_table", use="workstation")
+        assert report.status == "success", report
+        assert report.blocks_broken == []
+        placed = _placed_by(events, name)
+        assert len(placed) == 1 and server.block_at(*placed[0]) == "crafting_table", placed
+        px, py, pz = placed[0]
+        assert py == cy and max(abs(px - cx), abs(pz - cz)) == 1, placed  # one of the pond's water cells
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_mine_digs_its_way_to_a_buried_block(server) -> None:
     """A block with no walkable spot in reach (inside a solid stone mass) is reached by a bounded staircase
     dug by ``mine`` itself, as Mineflayer's collectBlock does; every block cleared is in ``blocks_broken``."""
