@@ -62,6 +62,18 @@ def _stone_mass(server, c: tuple[int, int, int], xs: range, zs: range, ys: range
                 server.set_block(cx + dx, cy + dy, cz + dz, "stone" if dy < 0 else "air")
 
 
+async def _place_table_from(server, body, skills, c: tuple[int, int, int]):
+    """Teleport the player to cell ``c`` with one crafting table and ``place`` it; the (successful) report."""
+    name = body.config.username
+    server.teleport(name, c[0] + 0.5, c[1], c[2] + 0.5)
+    server.give_item(name, "crafting_table", 1)
+    await body.sleep(0.5)
+    assert skills.ctx.feet() == c
+    report = await skills.run("place", item="crafting_table", use="workstation")
+    assert report.status == "success", report
+    return report
+
+
 @pytest_twisted.ensureDeferred
 async def test_mine_a_log_with_bare_hands_and_pick_it_up(server) -> None:
     body, skills, _ = await session(server)
@@ -271,12 +283,7 @@ async def test_place_never_takes_the_players_last_exit(server) -> None:
         for dx, dz in ((-1, 0), (0, -1), (0, 1)):  # walls west, north and south: east is the one exit
             for dy in (0, 1):
                 server.set_block(cx + dx, cy + dy, cz + dz, "stone")
-        server.teleport(name, cx + 0.5, cy, cz + 0.5)
-        server.give_item(name, "crafting_table", 1)
-        await body.sleep(0.5)
-        assert skills.ctx.feet() == (cx, cy, cz)
-        report = await skills.run("place", item="crafting_table", use="workstation")
-        assert report.status == "success", report
+        await _place_table_from(server, body, skills, (cx, cy, cz))
         placed = _placed_by(events, name)
         assert len(placed) == 1 and server.block_at(*placed[0]) == "crafting_table"
         assert placed[0] != (cx + 1, cy, cz) and server.block_at(cx + 1, cy, cz) == "air", placed
@@ -331,12 +338,7 @@ async def test_place_in_a_sunken_pond_puts_the_workstation_into_the_water(server
                     inner = abs(dx) <= 1 and abs(dz) <= 1 and dy >= 0
                     block = "stone" if not inner else ("water" if dy == 0 else "air")
                     server.set_block(cx + dx, cy + dy, cz + dz, block)
-        server.teleport(name, cx + 0.5, cy, cz + 0.5)
-        server.give_item(name, "crafting_table", 1)
-        await body.sleep(0.5)
-        assert skills.ctx.feet() == (cx, cy, cz)
-        report = await skills.run("place", item="crafting_table", use="workstation")
-        assert report.status == "success", report
+        report = await _place_table_from(server, body, skills, (cx, cy, cz))
         assert report.blocks_broken == []
         placed = _placed_by(events, name)
         assert len(placed) == 1 and server.block_at(*placed[0]) == "crafting_table", placed
