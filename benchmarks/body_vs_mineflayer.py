@@ -15,11 +15,12 @@ that one server, alternating per run:
 * **client RSS**: resident memory of the client process after it is ready (the body's process holds only
   the body: Python, numpy, Twisted, quarry, the game-data tables);
 * **planning a 64-block path**: the body's A* (grid extraction + search) from the spawn to a cell 64 blocks
-  away. mineflayer-pathfinder is not installed (it is not a pinned dependency), so Mineflayer has no
-  planner to compare with; the plan time is compared with the physical limit instead (sprinting the path at
-  5.612 m/s).
+  away, and then, in one more Mineflayer session, mineflayer-pathfinder 2.4.5 planning to the same goal
+  (``GoalNearXZ``, radius 2; no digging, no scaffolding, no parkour: the moves the body's planner has)
+  once the view-distance columns are loaded; each the median of 5 plans. Both are also compared with the
+  physical limit (sprinting the path at 5.612 m/s).
 
-Prints a table and the ratios; results are recorded in the body helper's report and docs/body.md.
+Prints a table and the ratios; results are recorded in docs/performance.md and docs/body.md.
 """
 
 from __future__ import annotations
@@ -91,8 +92,9 @@ def start_server(kind: str, view_distance: int) -> tuple[subprocess.Popen, int]:
     raise RuntimeError(f"{kind} server did not start")
 
 
-def run_mineflayer(port: int, name: str) -> dict:
-    """One Mineflayer session (a node process): spawn/chunk times and RSS."""
+def run_mineflayer(port: int, name: str, goal: tuple[int, int, float] | None = None) -> dict:
+    """One Mineflayer session (a node process): spawn/chunk times and RSS; with ``goal`` (x, z, radius) also
+    mineflayer-pathfinder's plan there."""
     out = subprocess.run(
         [
             "node",
@@ -101,6 +103,7 @@ def run_mineflayer(port: int, name: str) -> dict:
             str(port),
             name,
             "1.19.2",
+            *([str(v) for v in goal] if goal else []),
         ],
         capture_output=True,
         text=True,
@@ -152,7 +155,7 @@ async def run_body(port: int, name: str, view_distance: int, plan: bool) -> dict
                     math.dist(a.cell, b.cell) for a, b in zip(res.steps, res.steps[1:], strict=False)
                 )
                 best = {
-                    "goal": [goal.x, goal.z],
+                    "goal": [goal.x, goal.z, goal.radius],
                     "plan_s": statistics.median(times),
                     "nodes": res.nodes,
                     "steps": len(res.steps),
@@ -179,7 +182,7 @@ def main() -> None:
     from twisted.internet import defer, reactor
 
     proc, port = start_server(args.server, args.view_distance)
-    results: dict[str, list[dict]] = {"body": [], "mineflayer": []}
+    results: dict[str, list[dict]] = {"body": [], "mineflayer": [], "pathfinder": []}
 
     async def session() -> None:
         try:
@@ -197,6 +200,14 @@ def main() -> None:
                         results["mineflayer"].append(
                             await defer.ensureDeferred(_in_thread(run_mineflayer, port, f"mf{i}"))
                         )
+            plan = results["body"][0].get("plan") if results["body"] else None
+            if (
+                plan
+            ):  # mineflayer-pathfinder to the goal the body planned to (its own session: not timed above)
+                row = await defer.ensureDeferred(
+                    _in_thread(run_mineflayer, port, "mfplan", tuple(plan["goal"]))
+                )
+                results["pathfinder"] = [row["plan"]]
         finally:
             reactor.stop()
 
@@ -249,11 +260,20 @@ def report(args: argparse.Namespace, results: dict[str, list[dict]]) -> None:
     if plan:
         phys = plan["path_blocks"] / SPRINT_SPEED
         print(
-            f"64-block plan to {plan['goal']}: {plan['plan_s'] * 1000:.1f} ms (median of 5), {plan['nodes']} nodes, "
-            f"path {plan['path_blocks']:.1f} blocks; sprinting it takes {phys:.1f} s -> planning is "
-            f"{plan['plan_s'] / phys * 100:.2f}% of the physical limit. Mineflayer: no planner installed "
-            f"(mineflayer-pathfinder not pinned)."
+            f"64-block plan to {plan['goal'][:2]}: body {plan['plan_s'] * 1000:.1f} ms (median of 5), "
+            f"{plan['nodes']} nodes, path {plan['path_blocks']:.1f} blocks; sprinting it takes {phys:.1f} s -> "
+            f"planning is {plan['plan_s'] / phys * 100:.2f}% of the physical limit."
         )
+        pf = results.get("pathfinder") or []
+        if pf and pf[0].get("status") == "success":
+            p = pf[0]
+            print(
+                f"  mineflayer-pathfinder to the same goal: {p['plan_s'] * 1000:.1f} ms (median of 5), "
+                f"{p['nodes']} nodes visited, path {p['path_blocks']:.1f} blocks; "
+                f"pathfinder/body time ratio {p['plan_s'] / plan['plan_s']:.2f}"
+            )
+        else:
+            print(f"  mineflayer-pathfinder to the same goal: no path ({pf[0] if pf else 'not run'})")
     else:
         print("64-block plan: no reachable goal found 64 blocks from the spawn")
     print(json.dumps(results))
