@@ -200,10 +200,9 @@ def main() -> None:
                         results["mineflayer"].append(
                             await defer.ensureDeferred(_in_thread(run_mineflayer, port, f"mf{i}"))
                         )
+            # mineflayer-pathfinder to the goal the body planned to (its own session: not timed above)
             plan = results["body"][0].get("plan") if results["body"] else None
-            if (
-                plan
-            ):  # mineflayer-pathfinder to the goal the body planned to (its own session: not timed above)
+            if plan:
                 row = await defer.ensureDeferred(
                     _in_thread(run_mineflayer, port, "mfplan", tuple(plan["goal"]))
                 )

@@ -3,10 +3,11 @@
 ``place`` without coordinates picks the nearest free spot around the player (air, two blocks from the
 feet at most, on solid ground, never a cell the player stands in) in a fixed scan order, so the same state
 gives the same spot; water cells come after every dry one (vanilla replaces water with a placed block: a
-player standing in a sunken pond places the table into the pond). ``pour`` empties a bucket with use-item-on against the block under the spot;
-``light`` places a torch like a block. ``equip`` with ``auto`` wears armour (by the item's name suffix,
-a fact of the game version) and holds anything else. ``eat`` holds the food and sends Use Item
-(wiki.vg "Use Item") for the vanilla 32 ticks, then checks that one item was consumed.
+player standing in a sunken pond places the table into the pond). ``pour`` empties a bucket with
+use-item-on against the block under the spot; ``light`` places a torch like a block. ``equip`` with
+``auto`` wears armour (by the item's name suffix, a fact of the game version) and holds anything else.
+``eat`` holds the food and sends Use Item (wiki.vg "Use Item") for the vanilla 32 ticks, then checks that
+one item was consumed.
 """
 
 from __future__ import annotations
