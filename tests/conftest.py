@@ -8,9 +8,11 @@ missing, so a test run on a fresh clone works without a separate set-up step.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from refdata import REPO_ROOT, mcdata_path  # noqa: F401  (re-exported for older imports)
@@ -49,3 +51,22 @@ def packets_dir_1_19(node_modules: Path) -> Path:
 def mcdata_dir(node_modules: Path) -> Path:
     """minecraft-data's ``data/pc`` folder (resolve versions through dataPaths.json)."""
     return node_modules / "minecraft-data" / "minecraft-data" / "data" / "pc"
+
+
+# ---- the one sandbox world of the session -----------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def sandbox_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sandbox world built once per session (tests copy it before playing in it)."""
+    from mirrorcraft.worlds.sandbox import build_sandbox
+
+    path = tmp_path_factory.mktemp("sandbox-template") / "world"
+    build_sandbox(path, seed=0)
+    return path
+
+
+@pytest.fixture(scope="session")
+def sandbox_info(sandbox_template: Path) -> dict[str, Any]:
+    """The layout facts the sandbox builder wrote (tree, ore, pit positions)."""
+    return json.loads((sandbox_template / "sandbox.json").read_text())

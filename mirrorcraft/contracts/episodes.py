@@ -149,6 +149,11 @@ class EpisodeIdentity(BaseModel):
         return f"{self.agent}_w_rules" if self.disclosure == "disclosed" else self.agent
 
 
+#: Duration of the controls' effects in seconds: 1.19.2's maximum (``effect give`` seconds <= 1,000,000);
+#: the embedded server gives the same instances at join as the RCON control applies with ``effect give``.
+EFFECT_SECONDS = 1_000_000
+
+
 class StatusEffect(BaseModel):
     """A status effect given to the player (amplifier is 0-based: Haste II = amplifier 1)."""
 

@@ -1,12 +1,13 @@
 """The embedded Minecraft 1.19.2 server (protocol 760, also 1.19 = 759): loads Anvil saves and datapacks,
 streams chunks, checks movement, digs with loot-table drops, handles items, inventory and placement.
 
-Public API (imported lazily so ``mirrorcraft.server.cli`` stays cheap for ``--help``):
+Public API (imported lazily so ``mirrorcraft.harness.serve_cli`` stays cheap for ``--help``):
 
 * :class:`ServerConfig` — world, bind address, tick rate, view distance, seeds, controls;
 * :class:`EmbeddedServer` — ``start() -> port`` on the running Twisted reactor, ``stop()``, ``save()`` and
   the test hook (``give_item``, ``set_block``, ``teleport``, ``inventory``...);
-* :class:`ServerProcess` — the same server in a child process (``start() -> port``, ``stop()``).
+
+The same server in a child process is :class:`mirrorcraft.harness.process.ServerProcess` (the harness).
 
 See docs/server.md for behaviour, deliberate deviations from vanilla, and what is not done yet.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["EmbeddedServer", "ServerConfig", "ServerProcess"]
+__all__ = ["EmbeddedServer", "ServerConfig"]
 
 
 def __getattr__(name: str) -> Any:
@@ -27,8 +28,4 @@ def __getattr__(name: str) -> Any:
         from mirrorcraft.server.config import ServerConfig
 
         return ServerConfig
-    if name == "ServerProcess":
-        from mirrorcraft.server.process import ServerProcess
-
-        return ServerProcess
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,7 +6,7 @@ fixed join-time values and part 2 (:mod:`~mirrorcraft.server.progress`) owns exp
 The vanilla commands (docs/control.md) need that state to be *mutable*: ``time set``, ``weather``,
 ``difficulty``, ``gamerule``, ``gamemode``, ``effect give|clear``, ``kill``. :class:`ServerAdmin` holds it,
 starts from the server's ``Controls`` (so the built-in defaults equal what
-:class:`~mirrorcraft.server.control.RconServerControl` applies over RCON), sends the vanilla packets when
+:class:`~mirrorcraft.harness.control.RconServerControl` applies over RCON), sends the vanilla packets when
 it changes, and enters the game through a few one-line hooks (``game.admin.<hook>``). Experience and
 advancements stay in part 2's per-player state and are only read and written through it.
 
@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.internet import reactor
 
+from mirrorcraft.contracts.episodes import EFFECT_SECONDS
 from mirrorcraft.errors import ContractError
 from mirrorcraft.protocol import clientbound as cb
 from mirrorcraft.protocol.codec import encode
@@ -141,8 +142,6 @@ class ServerAdmin:
         """Admin state of ``p`` (created with the controls' effects at first use)."""
         st = self.players.get(p.display_name)
         if st is None:
-            from mirrorcraft.server.control import EFFECT_SECONDS
-
             # The same instances RconServerControl gives (``effect give ... 1000000 <amp> <hide>``).
             st = PlayerAdmin(
                 effects={

@@ -1,4 +1,4 @@
-"""Furnace block entities: one :class:`~mirrorcraft.server.rules.cooking.CookingDevice` per furnace, blast
+"""Furnace block entities: one :class:`~mirrorcraft.rules.cooking.CookingDevice` per furnace, blast
 furnace or smoker block, ticked every game tick whether or not a window is open, and persisted with the save.
 
 Why separate from the menus: a furnace keeps cooking after its window closes (vanilla
@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mirrorcraft.errors import WorldError
+from mirrorcraft.rules.cooking import CookingDevice, Stack
 from mirrorcraft.server import facts
 from mirrorcraft.server.chests import Chests
-from mirrorcraft.server.rules.cooking import CookingDevice, Stack
 
 if TYPE_CHECKING:
     from mirrorcraft.server.progress import Rules

@@ -1,7 +1,7 @@
 """Configuration of one embedded-server run, and the seeded random streams derived from it.
 
 Why pydantic: the same record starts an in-process server, is serialised to JSON to start a child process
-(:class:`~mirrorcraft.server.process.ServerProcess`), and is stored with an episode so the run can be
+(:class:`~mirrorcraft.harness.process.ServerProcess`), and is stored with an episode so the run can be
 repeated. Every random draw the server makes comes from :func:`seeded_rng` (sha256 of the world seed,
 the episode seed and a purpose name), so loot rolls and item scatter repeat exactly for the same config.
 """

@@ -84,11 +84,6 @@ class EmbeddedServer:
         self._game().rules.block_entities.save(self.config.world)  # part 2: furnace contents
         return self._game().world.save()
 
-    @property
-    def evaluator(self):  # noqa: ANN201 - EmbeddedEvaluator (part 2: the runner reads outcomes here)
-        """The hidden :class:`~mirrorcraft.server.evaluator.EmbeddedEvaluator` of the running world."""
-        return self._game().rules.evaluator
-
     # ---- test hook -----------------------------------------------------------------------------------
 
     def _game(self) -> Game:

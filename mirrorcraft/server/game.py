@@ -13,7 +13,7 @@ Vanilla behaviour followed (wiki.vg "Protocol" 1.19.2 for packets; the Minecraft
   ``moved too quickly`` limit, squared 100), faster horizontally than a sprint-jump with the player's Speed
   level allows (with slack for bunched packets), leaves the world border, or ends inside a block it
   was not already inside. No fall damage (documented choice: Peaceful benchmark, Resistance I).
-* digging: see :mod:`mirrorcraft.server.digging`; a finish that comes too early is *delayed* as in vanilla
+* digging: see :mod:`mirrorcraft.rules.digging`; a finish that comes too early is *delayed* as in vanilla
   (the block is resent to that client and broken by the server once its own count reaches the break time);
   every dig/place packet is acknowledged with its sequence.
 * hunger and eating: :mod:`mirrorcraft.server.food` (``game.food``), ticked before the admin state.
@@ -34,10 +34,11 @@ from twisted.internet import reactor
 from twisted.internet.task import LoopingCall
 
 from mirrorcraft.errors import ContractError, WorldError
+from mirrorcraft.rules.digging import DigConditions, can_harvest, finish_accepted, progress_per_tick
+from mirrorcraft.rules.loot import BlockView, EntityView, LootContext, LootTableSet, ToolView
 from mirrorcraft.server import facts, wire
 from mirrorcraft.server.config import ServerConfig, seeded_rng
 from mirrorcraft.server.connection import PlayerConnection
-from mirrorcraft.server.digging import DigConditions, can_harvest, finish_accepted, progress_per_tick
 from mirrorcraft.server.inventory import OFFHAND, SIZE, Click
 from mirrorcraft.server.physics import (
     PLAYER_EYE,
@@ -46,7 +47,6 @@ from mirrorcraft.server.physics import (
     collides,
     player_box,
 )
-from mirrorcraft.server.rules.loot import BlockView, EntityView, LootContext, LootTableSet, ToolView
 from mirrorcraft.server.world import World
 
 log = logging.getLogger(__name__)

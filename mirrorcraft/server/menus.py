@@ -7,10 +7,10 @@ slots, then the player's 27 main + 9 hotbar slots). :class:`Menu` is that layout
 ``AbstractContainerMenu.doClick`` for it, and each subclass adds what vanilla's menu class adds: which
 slots accept what (``Slot.mayPlace``), where shift-click moves a stack (``quickMoveStack``), and what
 taking from a result slot does (``ResultSlot.onTake``, ``FurnaceResultSlot``). The rules themselves come
-from the landed engines: :class:`~mirrorcraft.server.rules.recipes.RecipeBook` (through the evaluator's
-:class:`~mirrorcraft.server.evaluator.OutcomeOracle`, so every craft is logged with its vanilla outcome),
-:class:`~mirrorcraft.server.rules.cooking.CookingDevice` and
-:class:`~mirrorcraft.server.rules.enchanting.EnchantingTable`.
+from the landed engines: :class:`~mirrorcraft.rules.recipes.RecipeBook` (through the evaluator's
+:class:`~mirrorcraft.rules.oracle.OutcomeOracle`, so every craft is logged with its vanilla outcome),
+:class:`~mirrorcraft.rules.cooking.CookingDevice` and
+:class:`~mirrorcraft.rules.enchanting.EnchantingTable`.
 
 Layouts (wiki.vg "Inventory", 1.19.2; menu type ids from the 1.19 ``minecraft:menu`` registry, the same
 order prismarine-windows uses): crafting (11) 0 result, 1-9 grid, 10-45 inventory; furnace (13), blast
@@ -39,10 +39,10 @@ from mirrorcraft.errors import ContractError
 from mirrorcraft.protocol import clientbound as cb
 from mirrorcraft.protocol.buffer import Slot
 from mirrorcraft.protocol.codec import encode
+from mirrorcraft.rules.cooking import FUEL, INPUT, OUTPUT, CookingDevice
+from mirrorcraft.rules.cooking import Stack as CookStack
 from mirrorcraft.server import facts
 from mirrorcraft.server.inventory import OFFHAND, OUTSIDE, Click, PlayerInventory
-from mirrorcraft.server.rules.cooking import FUEL, INPUT, OUTPUT, CookingDevice
-from mirrorcraft.server.rules.cooking import Stack as CookStack
 
 if TYPE_CHECKING:
     from mirrorcraft.server.progress import Rules
@@ -706,7 +706,7 @@ class EnchantmentMenu(Menu):
             self.set(i, with_count(s, s[1] - 1))
 
     def bookshelves(self) -> int:
-        from mirrorcraft.server.rules.enchanting import count_bookshelves
+        from mirrorcraft.rules.enchanting import count_bookshelves
 
         x0, y0, z0 = self.pos
         world = self.rules.game.world

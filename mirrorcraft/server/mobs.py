@@ -44,10 +44,10 @@ from mirrorcraft.errors import WorldError
 from mirrorcraft.protocol import clientbound as cb
 from mirrorcraft.protocol.codec import encode
 from mirrorcraft.protocol.metadata import MetadataEntry
-from mirrorcraft.server import facts, wire
+from mirrorcraft.rules.loot import EntityView, LootContext
+from mirrorcraft.server import facts, outcomes, wire
 from mirrorcraft.server.config import seeded_rng
 from mirrorcraft.server.physics import PLAYER_EYE, collides
-from mirrorcraft.server.rules.loot import EntityView, LootContext
 
 if TYPE_CHECKING:
     from mirrorcraft.server.connection import PlayerConnection
@@ -363,9 +363,7 @@ class Mobs:
                 (cow.pos[0], cow.pos[1] + 0.5, cow.pos[2]),
                 pop=True,
             )
-        rules.evaluator.record_kill(
-            "minecraft:cow", outcome, player=p.display_name, tick=rules.game.tick_count
-        )
+        rules.report(outcomes.kill_event("minecraft:cow", outcome, player=p.display_name))
         rules.game.emit(
             "mob_killed",
             player=p.display_name,

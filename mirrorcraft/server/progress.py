@@ -9,13 +9,13 @@ handful of one-line hooks (``game.rules.<hook>(...)``) plus the game's event lis
 :mod:`~mirrorcraft.server.mobs`.
 
 What it builds once per world (``docs/rules.md`` "What the server must wire"): ONE
-:class:`~mirrorcraft.server.rules.datapacks.DatapackSet` from the vendored vanilla pack, the save's
+:class:`~mirrorcraft.rules.datapacks.DatapackSet` from the vendored vanilla pack, the save's
 ``datapacks/`` (sorted, folders or zips) and the configured extra packs — a broken pack makes the world
 fail to start with the :class:`~mirrorcraft.errors.DatapackError` naming file and field — plus the
-:class:`~mirrorcraft.server.evaluator.OutcomeOracle` (the world's and the vanilla recipe books), the fuel
-table, the enchanting table and the :class:`~mirrorcraft.server.evaluator.EmbeddedEvaluator`
-(``server.evaluator``). Every dig, craft take, smelt take, place, enchant and kill is recorded with its
-actual and vanilla outcome; advancement completions become milestones.
+:class:`~mirrorcraft.rules.oracle.OutcomeOracle` (the world's and the vanilla recipe books), the fuel
+table and the enchanting table. Every dig, craft take, smelt take, place, enchant and kill is published as an
+``"outcome"`` event with its actual and vanilla outcome (:mod:`mirrorcraft.server.outcomes`; the harness's
+evaluator listens); advancement completions too.
 
 Information integrity: nothing here sends ``declare_recipes``, ``unlock_recipes`` or ``tags`` (a changed
 recipe or tag would be visible in them); the advancements packet carries only the advancement tree, which
@@ -35,10 +35,17 @@ from typing import TYPE_CHECKING, Any
 
 from mirrorcraft.protocol import clientbound as cb
 from mirrorcraft.protocol.codec import encode
-from mirrorcraft.server import facts, wire
+from mirrorcraft.rules.advancements import ItemView, PlayerAdvancements
+from mirrorcraft.rules.cooking import FuelTable, Take
+from mirrorcraft.rules.datapacks import DatapackSet
+from mirrorcraft.rules.enchanting import EnchantingTable, EnchantResult, JavaRandom
+from mirrorcraft.rules.loot import ItemStack as LootStack
+from mirrorcraft.rules.loot import LootContext
+from mirrorcraft.rules.oracle import Outcome, OutcomeOracle
+from mirrorcraft.rules.recipes import CraftResult
+from mirrorcraft.server import facts, outcomes, wire
 from mirrorcraft.server.blockentities import BlockEntities
 from mirrorcraft.server.config import seeded_rng
-from mirrorcraft.server.evaluator import EmbeddedEvaluator, Outcome, OutcomeOracle
 from mirrorcraft.server.inventory import Click
 from mirrorcraft.server.menus import (
     MENU_BLOCKS,
@@ -56,13 +63,6 @@ from mirrorcraft.server.menus import (
     set_slot_body,
     window_items_body,
 )
-from mirrorcraft.server.rules.advancements import ItemView, PlayerAdvancements
-from mirrorcraft.server.rules.cooking import FuelTable, Take
-from mirrorcraft.server.rules.datapacks import DatapackSet
-from mirrorcraft.server.rules.enchanting import EnchantingTable, EnchantResult, JavaRandom
-from mirrorcraft.server.rules.loot import ItemStack as LootStack
-from mirrorcraft.server.rules.loot import LootContext
-from mirrorcraft.server.rules.recipes import CraftResult
 
 if TYPE_CHECKING:
     from mirrorcraft.server.connection import PlayerConnection
@@ -120,7 +120,6 @@ class Rules:
         self.oracle = OutcomeOracle(self.packs, self.vanilla)
         self.fuels = FuelTable(self.packs)
         self.table = EnchantingTable()
-        self.evaluator = EmbeddedEvaluator(clock=lambda: game.tick_count)
         self.xp_rng = seeded_rng(level.seed, game.config.episode_seed, "xp")
         self.block_entities = BlockEntities(self)
         if game.config.world is not None:
@@ -168,11 +167,8 @@ class Rules:
         elif event == "block_broken":
             self._broken(p, tuple(data["pos"]), str(data["block"]))  # type: ignore[arg-type]
         elif event == "block_placed":
-            self.evaluator.record_place(
-                str(data["block"]),
-                pos=tuple(data["pos"]),
-                player=data.get("player"),
-                tick=self.game.tick_count,
+            self.report(
+                outcomes.place_event(str(data["block"]), pos=tuple(data["pos"]), player=data.get("player"))
             )
         elif event == "click" and p is not None and not data.get("part2"):
             self._grid_changed(p, data.get("slot") in (1, 2, 3, 4))
@@ -283,7 +279,7 @@ class Rules:
 
     def _completed(self, p: PlayerConnection, advancements: list[str]) -> None:
         for adv in advancements:
-            self.evaluator.record_milestone(adv, tick=self.game.tick_count, player=p.display_name)
+            self.report(outcomes.milestone_event(adv, player=p.display_name))
             self.game.emit("advancement", player=p.display_name, advancement=adv)
         self.send_advancements(p, reset=True)
 
@@ -298,9 +294,7 @@ class Rules:
         outcome, self._last_loot = self._last_loot, None
         if outcome is None:  # not harvestable with that tool: nothing dropped in either world
             outcome = Outcome(actual=[], vanilla=[])
-        self.evaluator.record_dig(
-            block, outcome, pos=pos, player=p.display_name if p else None, tick=self.game.tick_count
-        )
+        self.report(outcomes.dig_event(block, outcome, pos=pos, player=p.display_name if p else None))
         for item, count in self.block_entities.removed(pos):
             self.game.spawn_item(
                 facts.item_id(item.removeprefix("minecraft:")),
@@ -430,19 +424,25 @@ class Rules:
             self.send_xp(p)
         self._resync(p, menu)
 
+    def report(self, event: outcomes.OutcomeEvent) -> None:
+        """Publish an outcome for the hidden evaluator (``"outcome"`` event; stamped with the tick now)."""
+        if event.tick is None:
+            event = event.model_copy(update={"tick": self.game.tick_count})
+        self.game.emit("outcome", outcome=event)
+
     # ---- notifications from the menus ------------------------------------------------------------------
 
     def crafted(
         self, p: PlayerConnection, grid: list[list[str | None]], result: CraftResult, outcome: Outcome
     ) -> None:
-        self.evaluator.record_craft(grid, result, outcome, player=p.display_name, tick=self.game.tick_count)
+        self.report(outcomes.craft_event(grid, result, outcome, player=p.display_name))
         self.game.emit(
             "craft", player=p.display_name, recipe=result.recipe, item=result.item, count=result.count
         )
 
     def smelted(self, p: PlayerConnection, device: str, take: Take, pos: tuple) -> None:
         outcome = self.oracle.cook_take(device, take)
-        self.evaluator.record_smelt(device, take, outcome, player=p.display_name, tick=self.game.tick_count)
+        self.report(outcomes.smelt_event(device, take, outcome, player=p.display_name))
         if take.experience:
             self.add_xp(p, take.experience)
         self.game.emit("smelt", player=p.display_name, item=take.item, count=take.count, xp=take.experience)
@@ -450,13 +450,10 @@ class Rules:
     def enchanted(self, p: PlayerConnection, item: str, res: EnchantResult) -> None:
         st = self.state(p)
         st.level -= res.levels_spent
-        self.evaluator.record_enchant(
-            item,
-            res.item,
-            dict(res.enchantments),
-            res.levels_spent,
-            player=p.display_name,
-            tick=self.game.tick_count,
+        self.report(
+            outcomes.enchant_event(
+                item, res.item, dict(res.enchantments), res.levels_spent, player=p.display_name
+            )
         )
         done = st.advancements.enchanted_item(
             ItemView(item=res.item, count=1, enchantments=dict(res.enchantments)),

@@ -19,10 +19,10 @@ the reactor once per worker process in a dedicated thread and submits each episo
 2. server: :class:`~mirrorcraft.server.EmbeddedServer` on a free port on this reactor (``server="embedded"``),
    :class:`~mirrorcraft.server.ServerProcess` in a child process (``server="child"``), both seeded with
    ``identity.seed``, or the user's vanilla 1.19.2 jar (``server="vanilla"``: a server folder prepared
-   from the world copy, ``java -jar`` through :class:`~mirrorcraft.server.vanilla.VanillaServer`, ready at
+   from the world copy, ``java -jar`` through :class:`~mirrorcraft.harness.vanilla.VanillaServer`, ready at
    ``Done (`` + an RCON login; :func:`vanilla_preflight` fails fast on a missing jar, java or EULA flag).
    Every mode serves RCON on 127.0.0.1 with a random password;
-3. controls: once the body is in, :class:`~mirrorcraft.server.control.RconServerControl` applies the
+3. controls: once the body is in, :class:`~mirrorcraft.harness.control.RconServerControl` applies the
    benchmark :class:`~mirrorcraft.contracts.Controls` over that RCON socket and reads them back; the record's
    ``controls`` are the read-back values, the run notes say ``controls_via: rcon`` and keep every command
    and reply (``rcon_log``). The embedded server's join-time defaults (``ServerConfig.controls``) are only
@@ -38,9 +38,9 @@ the reactor once per worker process in a dedicated thread and submits each episo
 6. the record: identity, controls, spawn, milestone values, outcome, S_0 and the trajectory (call, σ,
    report, S_k, policy errors), milestones and encounters from the evaluator, usage/cost and wall time.
 
-**Evaluator.** If the running server exposes its own evaluator (``server.game.evaluator``, an
-:class:`~mirrorcraft.server.evaluator.EmbeddedEvaluator` fed by the rules engine) it is used; a vanilla jar
-gets :class:`~mirrorcraft.server.control.RconEvaluator` (advancement queries over RCON, encounters derived
+**Evaluator.** If the server runs in this process, an :class:`~mirrorcraft.harness.evaluators.EmbeddedEvaluator`
+listens to its outcome events (``EmbeddedEvaluator.attach(game)``); a vanilla jar
+gets :class:`~mirrorcraft.harness.control.RconEvaluator` (advancement queries over RCON, encounters derived
 harness-side from the manifest and outcome reports; the record says ``evaluator: rcon``); otherwise the
 runner's :class:`~mirrorcraft.study.runner_eval.HarnessEvaluator` (milestones from the server's
 advancement packets, encounters from manifest + reports). The notes record which (``evaluator_basis``).
@@ -206,7 +206,7 @@ def vanilla_preflight(
         VanillaLaunchError: the message names the missing piece and what to do (MirrorCraft never
             downloads Minecraft and never accepts the EULA for the user).
     """
-    from mirrorcraft.server.vanilla import MINECRAFT_VERSION, VanillaLaunchError
+    from mirrorcraft.harness.vanilla import MINECRAFT_VERSION, VanillaLaunchError
 
     if jar is None:
         raise VanillaLaunchError(
@@ -522,13 +522,13 @@ class _Server:
             admin = self.embedded.game.admin
             self.rcon_port, self.rcon_password = admin.rcon_port, admin.rcon_password
         elif self.mode == "child":
-            from mirrorcraft.server.process import ServerProcess
+            from mirrorcraft.harness.process import ServerProcess
 
             self.process = ServerProcess(self.config)
             self.port = await threads.deferToThread(self.process.start)
             self.rcon_port, self.rcon_password = self.config.rcon_port, self.config.rcon_password
         else:
-            from mirrorcraft.server.vanilla import VanillaServer, prepare_server_dir
+            from mirrorcraft.harness.vanilla import VanillaServer, prepare_server_dir
 
             assert self.world is not None
             self.config = prepare_server_dir(self.config, self.world)  # save + its datapacks, eula.txt
@@ -540,11 +540,11 @@ class _Server:
         return self.port
 
     def control(self, player: str) -> Any:
-        """An :class:`~mirrorcraft.server.control.RconServerControl` over this server's RCON socket
+        """An :class:`~mirrorcraft.harness.control.RconServerControl` over this server's RCON socket
         (deterministic only for the embedded server, which seeds its randomness from the episode)."""
         from twisted.internet import reactor
 
-        from mirrorcraft.server.control import RconServerControl
+        from mirrorcraft.harness.control import RconServerControl
         from mirrorcraft.server.rcon import connect_rcon
 
         if self.rcon_port is None or self.rcon_password is None:
@@ -810,13 +810,13 @@ class EpisodeRunner:
     def _server_config(self, identity: EpisodeIdentity, world: Path, copy_root: Path) -> Any:
         """The server's config: RCON on 127.0.0.1 with a random password in every mode (embedded: any
         free port; child: a free port chosen here, since only the game port is reported back; vanilla:
-        ``server.properties`` from :func:`~mirrorcraft.server.vanilla.prepare_server_dir`)."""
+        ``server.properties`` from :func:`~mirrorcraft.harness.vanilla.prepare_server_dir`)."""
+        from mirrorcraft.harness.vanilla import VanillaLaunchError, free_port
         from mirrorcraft.server.rcon import random_password
-        from mirrorcraft.server.vanilla import VanillaLaunchError, free_port
 
         settings = self.settings
         if settings.server == "vanilla":
-            from mirrorcraft.server.vanilla import VanillaServerConfig
+            from mirrorcraft.harness.vanilla import VanillaServerConfig
 
             try:
                 vanilla_preflight(
@@ -848,25 +848,20 @@ class EpisodeRunner:
         )
 
     def _evaluator(self, server: _Server, body: Any, t0: float, notes: RunNotes, control: Any = None) -> Any:
-        from mirrorcraft.contracts import Evaluator
         from mirrorcraft.study.runner_eval import HarnessEvaluator
 
         if server.mode == "vanilla":
-            from mirrorcraft.server.control import RconEvaluator
+            from mirrorcraft.harness.control import RconEvaluator
 
             ev = RconEvaluator(control)
             notes.evaluator_basis = "rcon: advancement queries; encounters " + ev.encounter_basis
             return ev
         game = server.game
-        candidates = (
-            getattr(server.embedded, "evaluator", None),
-            getattr(game, "evaluator", None),
-            getattr(getattr(game, "rules", None), "evaluator", None),
-        )
-        own = next((c for c in candidates if isinstance(c, Evaluator)), None)
-        if own is not None:
+        if game is not None:  # the server runs in this process: listen to its outcome events
+            from mirrorcraft.harness.evaluators import EmbeddedEvaluator
+
             notes.evaluator_basis = "server: embedded evaluator (server-side attribution)"
-            return own
+            return EmbeddedEvaluator.attach(game)
         tick_rate = self.settings.tick_rate
 
         def ticks() -> int:

@@ -9,12 +9,12 @@ on an iteration after the one in which the body's bytes became readable, so ever
 handled and the tick that follows it (pickups, item physics, advancement checks) ran. With the server in
 a child process the counter is not visible; the barrier then waits ``ticks`` tick periods of wall time
 plus two reactor iterations, a weaker guarantee that is recorded in the episode's run notes
-(``barrier: wall``). Over RCON (a vanilla server) :class:`~mirrorcraft.server.control.RconServerControl`
+(``barrier: wall``). Over RCON (a vanilla server) :class:`~mirrorcraft.harness.control.RconServerControl`
 is itself the barrier: RCON replies are produced between ticks on the server's main thread.
 
 **Harness evaluator** (:class:`HarnessEvaluator`). The server's own evaluator
-(:class:`~mirrorcraft.server.evaluator.EmbeddedEvaluator`) is fed by the game's rules engine; when the
-running server does not expose one (``game.evaluator``), the runner uses this fallback:
+(:class:`~mirrorcraft.harness.evaluators.EmbeddedEvaluator`) listens to an in-process server's outcome
+events; when the server is not in this process (a child process), the runner uses this fallback:
 
 * milestones are the ``minecraft:story/*`` advancements the *server* marked done in the ``advancements``
   packets it sent to the player (the body's :class:`~mirrorcraft.mcproto_body.advancements.Advancements`
@@ -22,7 +22,7 @@ running server does not expose one (``game.evaluator``), the runner uses this fa
   barrier and attributed to the action that just ended (0 = before the first action); their tick is the
   server tick when in-process, else wall time since the episode start × tick rate;
 * encounters are derived harness-side from the suite manifest and the outcome reports, exactly as the RCON
-  evaluator does (:func:`~mirrorcraft.server.control.detect_encounters`, same limitations, docs/control.md).
+  evaluator does (:func:`~mirrorcraft.harness.control.detect_encounters`, same limitations, docs/control.md).
 
 The runner records which basis was used in the episode's run notes (``evaluator_basis``).
 """
@@ -128,7 +128,7 @@ class HarnessEvaluator(Evaluator):
         """Nothing to attribute server-side; present so the runner treats both evaluators alike."""
 
     async def after_action(self, index: int, call: SkillCall, report: OutcomeReport) -> None:
-        from mirrorcraft.server.control import detect_encounters
+        from mirrorcraft.harness.control import detect_encounters
 
         self.poll(index)
         if self._manifest is not None:

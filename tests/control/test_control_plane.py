@@ -13,8 +13,7 @@ from mirrorcraft.contracts.episodes import Controls, EpisodeIdentity, ModelSetti
 from mirrorcraft.contracts.observation import BlockPos
 from mirrorcraft.contracts.rules import load_suite
 from mirrorcraft.contracts.skills import OutcomeReport, SkillCall
-from mirrorcraft.server.commands import CommandExecutor
-from mirrorcraft.server.control import (
+from mirrorcraft.harness.control import (
     EFFECT_SECONDS,
     ControlError,
     RconEvaluator,
@@ -22,6 +21,7 @@ from mirrorcraft.server.control import (
     detect_encounters,
     match_reply,
 )
+from mirrorcraft.server.commands import CommandExecutor
 from mirrorcraft.server.rcon import RconServerFactory, connect_rcon
 
 

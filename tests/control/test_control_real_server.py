@@ -21,9 +21,9 @@ from control_node_bot import BOT_JS, Bot
 from twisted.internet import reactor
 
 from mirrorcraft.contracts.episodes import Controls
-from mirrorcraft.server.control import RconServerControl
+from mirrorcraft.harness.control import RconServerControl
+from mirrorcraft.harness.vanilla import VanillaServer, VanillaServerConfig, prepare_server_dir
 from mirrorcraft.server.rcon import connect_rcon
-from mirrorcraft.server.vanilla import VanillaServer, VanillaServerConfig, prepare_server_dir
 
 pytestmark = pytest.mark.real_server
 

@@ -11,8 +11,7 @@ import pytest
 import pytest_twisted
 from twisted.internet import reactor, threads
 
-from mirrorcraft.server.rcon import RconServerFactory
-from mirrorcraft.server.vanilla import (
+from mirrorcraft.harness.vanilla import (
     VanillaLaunchError,
     VanillaServer,
     VanillaServerConfig,
@@ -23,6 +22,7 @@ from mirrorcraft.server.vanilla import (
     server_properties,
     spawn_info,
 )
+from mirrorcraft.server.rcon import RconServerFactory
 from mirrorcraft.worlds.anvil.level import LevelData
 
 
@@ -174,7 +174,7 @@ def _catalogue_world(root: Path, rel: str, spawn: tuple[int, int, int], pack: bo
 @pytest_twisted.ensureDeferred
 async def test_episodes_restart_with_a_fresh_world_copy(tmp_path: Path) -> None:
     from mirrorcraft.contracts.episodes import EpisodeIdentity, ModelSettings
-    from mirrorcraft.server.vanilla import VanillaEpisodes
+    from mirrorcraft.harness.vanilla import VanillaEpisodes
 
     root = tmp_path / "worlds"
     _catalogue_world(root, "vanilla/plains-1", (1, 70, 2), pack=False)

@@ -155,7 +155,7 @@ async def test_world_commands_and_entities(start_server, spawn_bot) -> None:
 
 
 def test_serve_rcon_password_file(tmp_path, capsys) -> None:
-    from mirrorcraft.server.cli import _rcon_settings, add_serve_parser
+    from mirrorcraft.harness.serve_cli import _rcon_settings, add_serve_parser
 
     parser = argparse.ArgumentParser()
     add_serve_parser(parser.add_subparsers())

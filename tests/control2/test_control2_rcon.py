@@ -17,7 +17,7 @@ from control_lang import L, here, lang
 from twisted.internet import reactor
 
 from mirrorcraft.contracts.episodes import Controls
-from mirrorcraft.server.control import EFFECT_SECONDS, RconServerControl
+from mirrorcraft.harness.control import EFFECT_SECONDS, RconServerControl
 from mirrorcraft.server.rcon import connect_rcon
 
 # a world that differs from the benchmark controls in every field they set

@@ -1,7 +1,7 @@
 """The kind=mirror compiler: determinism, vanilla-format overrides per rule, and rolled loot.
 
 Loot tables are checked by *rolling* them with the embedded server's loot interpreter
-(``mirrorcraft.server.rules.loot``, written independently from the vanilla loot-table semantics), over
+(``mirrorcraft.rules.loot``, written independently from the vanilla loot-table semantics), over
 the vendored vanilla pack plus the compiled zip, exactly as the server stacks packs.
 """
 
@@ -27,7 +27,7 @@ from mirrorcraft.datapacks.compiler import (
     rule_cards,
 )
 from mirrorcraft.errors import DatapackError
-from mirrorcraft.server.rules.loot import EntityView, LootContext, LootTableSet, ToolView
+from mirrorcraft.rules.loot import EntityView, LootContext, LootTableSet, ToolView
 
 PICK = LootContext(tool=ToolView(item="minecraft:iron_pickaxe"))
 AXE = LootContext(tool=ToolView(item="minecraft:iron_axe"))

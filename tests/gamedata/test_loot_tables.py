@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import mirrorcraft
-from mirrorcraft.server.rules.loot import BlockView, EntityView, LootContext, LootTableSet, ToolView
+from mirrorcraft.rules.loot import BlockView, EntityView, LootContext, LootTableSet, ToolView
 
 PACK = Path(mirrorcraft.__file__).parent / "gamedata" / "vanilla_pack"
 TABLES_DIR = PACK / "data" / "minecraft" / "loot_tables"

@@ -11,8 +11,8 @@ import pytest
 from mirrorcraft import gamedata
 from mirrorcraft.contracts.rules import load_suite
 from mirrorcraft.datapacks.compiler import RULE_PACK_FILENAME, build_suite_bytes
-from mirrorcraft.server.rules.datapacks import DatapackSet
-from mirrorcraft.server.rules.recipes import RecipeBook
+from mirrorcraft.rules.datapacks import DatapackSet
+from mirrorcraft.rules.recipes import RecipeBook
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from mirrorcraft import gamedata
-from mirrorcraft.server.rules.datapacks import PACK_FORMAT
+from mirrorcraft.rules.datapacks import PACK_FORMAT
 
 VANILLA = Path(gamedata.VANILLA_PACK_DIR)
 

@@ -11,8 +11,8 @@ from rules_support import VANILLA, make_pack
 from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError, DatapackError
 from mirrorcraft.protocol.codec import decode, encode
-from mirrorcraft.server.rules.advancements import PASSIVE_TRIGGERS, ItemView, PlayerAdvancements, layout_tree
-from mirrorcraft.server.rules.datapacks import DatapackSet
+from mirrorcraft.rules.advancements import PASSIVE_TRIGGERS, ItemView, PlayerAdvancements, layout_tree
+from mirrorcraft.rules.datapacks import DatapackSet
 
 STORY = "minecraft:story/"
 
@@ -187,7 +187,7 @@ def test_broken_advancements(tmp_path: Path) -> None:
 
 
 def test_enchanting_at_the_table_grants_enchant_item(vanilla: DatapackSet) -> None:
-    from mirrorcraft.server.rules.enchanting import EnchantingTable, JavaRandom
+    from mirrorcraft.rules.enchanting import EnchantingTable, JavaRandom
 
     adv = PlayerAdvancements(vanilla)
     res = EnchantingTable().enchant(

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from mirrorcraft.errors import ContractError
-from mirrorcraft.server.rules.cooking import FUEL, INPUT, OUTPUT, CookingDevice, FuelTable, Stack
-from mirrorcraft.server.rules.datapacks import DatapackSet
+from mirrorcraft.rules.cooking import FUEL, INPUT, OUTPUT, CookingDevice, FuelTable, Stack
+from mirrorcraft.rules.datapacks import DatapackSet
 
 RAW_IRON, COAL, INGOT = "minecraft:raw_iron", "minecraft:coal", "minecraft:iron_ingot"
 

@@ -13,7 +13,7 @@ from rules_support import VANILLA, make_pack
 
 from mirrorcraft import gamedata
 from mirrorcraft.errors import DatapackError
-from mirrorcraft.server.rules.datapacks import DatapackSet, save_pack_roots
+from mirrorcraft.rules.datapacks import DatapackSet, save_pack_roots
 
 
 def test_vanilla_pack_contents(vanilla: DatapackSet) -> None:

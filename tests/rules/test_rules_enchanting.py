@@ -7,7 +7,7 @@ import pytest
 
 from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError
-from mirrorcraft.server.rules.enchanting import EnchantingTable, JavaRandom, count_bookshelves
+from mirrorcraft.rules.enchanting import EnchantingTable, JavaRandom, count_bookshelves
 
 PICK, SWORD, BOOK = "minecraft:iron_pickaxe", "minecraft:diamond_sword", "minecraft:book"
 SEEDS = range(-100, 200)

@@ -12,10 +12,11 @@ import pytest
 from mirrorcraft.contracts.rules import load_suite
 from mirrorcraft.contracts.skills import ItemStack, OutcomeReport, SkillCall, signature
 from mirrorcraft.errors import ContractError
-from mirrorcraft.server.evaluator import EmbeddedEvaluator, OutcomeOracle
-from mirrorcraft.server.rules.cooking import FUEL, INPUT, CookingDevice, Stack
-from mirrorcraft.server.rules.datapacks import DatapackSet
-from mirrorcraft.server.rules.loot import BlockView, LootContext, ToolView
+from mirrorcraft.harness.evaluators import EmbeddedEvaluator
+from mirrorcraft.rules.cooking import FUEL, INPUT, CookingDevice, Stack
+from mirrorcraft.rules.datapacks import DatapackSet
+from mirrorcraft.rules.loot import BlockView, LootContext, ToolView
+from mirrorcraft.rules.oracle import OutcomeOracle
 
 N = None
 P = "minecraft:oak_planks"

@@ -12,8 +12,8 @@ from refdata import NODE_MODULES, mcdata_path
 from rules_support import VANILLA, make_pack
 
 from mirrorcraft.errors import DatapackError
-from mirrorcraft.server.rules.datapacks import DatapackSet
-from mirrorcraft.server.rules.recipes import SPECIAL_TYPES, RecipeBook, ShapedRecipe, SpecialRecipe
+from mirrorcraft.rules.datapacks import DatapackSet
+from mirrorcraft.rules.recipes import SPECIAL_TYPES, RecipeBook, ShapedRecipe, SpecialRecipe
 
 P, S, N = "minecraft:oak_planks", "minecraft:stick", None
 

@@ -22,7 +22,7 @@ import pytest_twisted
 from runner_support import build_worlds, scripted_identity
 
 from mirrorcraft.contracts import Controls, EndReason
-from mirrorcraft.server.vanilla import VanillaLaunchError
+from mirrorcraft.harness.vanilla import VanillaLaunchError
 from mirrorcraft.study.runner import EpisodeRunner, RunnerSettings, vanilla_preflight
 
 
@@ -172,7 +172,7 @@ def test_serve_vanilla_prepares_the_folder_and_reports_a_server_that_exits(tmp_p
     )  # fmt: skip
     assert res.returncode == 1, (res.stdout, res.stderr)
     assert "serve: server exited with code" in res.stderr and "before it was ready" in res.stderr
-    from mirrorcraft.server.vanilla import parse_properties
+    from mirrorcraft.harness.vanilla import parse_properties
 
     props = parse_properties((srv / "server.properties").read_text())
     assert props["enable-rcon"] == "true" and props["online-mode"] == "false" and props["rcon.password"]

@@ -8,16 +8,15 @@ and await its JSON replies, each with a hard timeout, and the process is killed 
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_twisted
 from nodebot import NodeBotProcess
+from shared import fresh_world
 from twisted.internet import defer, reactor
 
 from mirrorcraft.server.config import ServerConfig
@@ -25,29 +24,6 @@ from mirrorcraft.server.embedded import EmbeddedServer
 
 REPO = Path(__file__).resolve().parents[2]
 BOT_JS = REPO / "tests" / "node" / "bot.js"
-
-
-@pytest.fixture(scope="session")
-def sandbox_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sandbox world built once per session (tests copy it before playing in it)."""
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
-    path = tmp_path_factory.mktemp("sandbox-template") / "world"
-    build_sandbox(path, seed=0)
-    return path
-
-
-@pytest.fixture(scope="session")
-def sandbox_info(sandbox_template: Path) -> dict[str, Any]:
-    """The layout facts the sandbox builder wrote (tree, ore, pit positions)."""
-    return json.loads((sandbox_template / "sandbox.json").read_text())
-
-
-def fresh_world(template: Path, tmp: Path) -> Path:
-    """An episode's reset: a fresh copy of the save."""
-    dst = tmp / "world"
-    shutil.copytree(template, dst)
-    return dst
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from mirrorcraft.rules.digging import DigConditions, can_harvest, dig_ticks, finish_accepted, tool_speed
 from mirrorcraft.server import facts
-from mirrorcraft.server.digging import DigConditions, can_harvest, dig_ticks, finish_accepted, tool_speed
 
 pytestmark = pytest.mark.npm  # needs node_modules (Mineflayer / minecraft-data / minecraft-packets)
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from mirrorcraft.errors import ContractError, DatapackError
-from mirrorcraft.server.rules.loot import (
+from mirrorcraft.rules.loot import (
     BlockView,
     EntityView,
     ItemStack,

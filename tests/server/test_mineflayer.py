@@ -17,9 +17,9 @@ import pytest
 import pytest_twisted
 from twisted.internet import defer, reactor, task
 
+from mirrorcraft.rules.digging import progress_per_tick
 from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
-from mirrorcraft.server.digging import progress_per_tick
 from mirrorcraft.server.embedded import EmbeddedServer
 from mirrorcraft.server.game import Game
 from mirrorcraft.worlds.anvil.save import Save

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from mirrorcraft.errors import WorldError
-from mirrorcraft.server.cli import fresh_copy, resolve_world
+from mirrorcraft.harness.process import ServerProcess
+from mirrorcraft.harness.serve_cli import fresh_copy, resolve_world
 from mirrorcraft.server.config import ServerConfig
-from mirrorcraft.server.process import ServerProcess
 
 pytestmark = pytest.mark.npm  # needs node_modules (Mineflayer / minecraft-data / minecraft-packets)
 

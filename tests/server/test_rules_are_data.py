@@ -1,4 +1,4 @@
-"""Guard: game rules live in datapack JSON, never in ``mirrorcraft/server/rules/*.py``.
+"""Guard: game rules live in datapack JSON, never in ``mirrorcraft/rules/*.py``.
 
 crafter hard-codes cow food and combat damage in ``Player._do_object`` next to its data-driven rules; this
 test keeps that from happening here. It parses every rules module and fails on any string literal (docstrings
@@ -18,9 +18,10 @@ import pytest
 
 import mirrorcraft
 
-RULES_DIR = Path(mirrorcraft.__file__).parent / "server" / "rules"
+RULES_DIR = Path(mirrorcraft.__file__).parent / "rules"
 TAGS_DIR = Path(mirrorcraft.__file__).parent / "gamedata" / "vanilla_pack" / "data" / "minecraft" / "tags"
 RULE_FILES = sorted(RULES_DIR.glob("*.py"))
+assert RULE_FILES, f"no rules modules under {RULES_DIR}: the guard would check nothing"
 ID = re.compile(r"(#?)minecraft:([a-z0-9_./-]+)")
 
 

@@ -14,6 +14,7 @@ import pytest
 from refdata import NODE_MODULES, mcdata_path
 
 from mirrorcraft.errors import DatapackError
+from mirrorcraft.harness.evaluators import EmbeddedEvaluator
 from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.game import Game
@@ -64,7 +65,10 @@ def _mcdata_result_count(result: str) -> set[int]:
 
 
 def _game(world: Path, **kw) -> Game:
-    return Game(ServerConfig(world=world, port=0, **kw))
+    """A game with the harness's evaluator listening (``game.evaluator``, set here for the tests)."""
+    game = Game(ServerConfig(world=world, port=0, **kw))
+    game.evaluator = EmbeddedEvaluator.attach(game)  # type: ignore[attr-defined]
+    return game
 
 
 def _player(game: Game, pos=(8.5, 65.0, 8.5)) -> FakePlayer:
@@ -113,7 +117,7 @@ def test_player_grid_log_to_planks_and_shift_craft(world2: Path) -> None:
     assert p.inventory.slots[1] is None and p.inventory.slots[0] is None
     total = sum(s[1] for s in p.inventory.slots[9:45] if s and facts.item_name(s[0]) == "oak_planks")
     assert total == 3 * per
-    crafts = [e for e in game.rules.evaluator.events() if e.kind == "craft"]
+    crafts = [e for e in game.evaluator.events() if e.kind == "craft"]
     assert len(crafts) == 3 and all(e.detail["recipe"] == "minecraft:oak_planks" for e in crafts)
     assert all(e.outcome.actual == e.outcome.vanilla for e in crafts)
 
@@ -181,7 +185,7 @@ def test_furnace_cooks_in_200_ticks_and_blast_furnace_in_100(world2: Path, sandb
     assert facts.state_props(game.world.get_block(*pos))["lit"] == "true"
     _click(game, p, wid, 2, mode=1)  # shift-take the ingot
     assert any(_name(s) == ("iron_ingot", 1) for s in p.inventory.slots if s)
-    smelts = [e for e in game.rules.evaluator.events() if e.kind == "smelt"]
+    smelts = [e for e in game.evaluator.events() if e.kind == "smelt"]
     assert smelts and smelts[0].outcome.actual[0].item == "minecraft:iron_ingot"
     assert game.rules.state(p).progress > 0  # 0.7 xp from raw iron smelting
     # contents persist with the window closed, and across a save
@@ -230,7 +234,7 @@ def test_enchanting_table_offers_enchant_and_nbt(world2: Path, sandbox2_info) ->
     assert game.rules.state(p).level == 27 and game.rules.state(p).enchant_seed != seed_before
     last = p.packets("window_items")[-1]
     assert last.items[0].nbt is not None and "Enchantments" in last.items[0].nbt
-    ev = [e for e in game.rules.evaluator.events() if e.kind == "enchant"]
+    ev = [e for e in game.evaluator.events() if e.kind == "enchant"]
     assert ev and ev[0].detail["enchantments"] == ench
     assert "minecraft:story/enchant_item" in game.rules.state(p).advancements.completed
 
@@ -254,7 +258,7 @@ def test_cow_killed_drops_its_loot_table(world2: Path, sandbox2_info) -> None:
     assert hits == 2  # 10 health, iron sword 6 damage
     statuses = [q.status for q in p.packets("entity_status") if q.entity_id == cow.eid]
     assert statuses == [2, 2, 3]
-    kills = [e for e in game.rules.evaluator.events() if e.kind == "kill"]
+    kills = [e for e in game.evaluator.events() if e.kind == "kill"]
     assert kills and kills[0].detail["entity"] == "minecraft:cow"
     dropped = {s.item for s in kills[0].outcome.actual}
     assert dropped <= {"minecraft:leather", "minecraft:beef"} and "minecraft:beef" in dropped
@@ -278,7 +282,7 @@ def test_advancements_from_inventory_and_packet(world2: Path) -> None:
     ids = {a.id for a in last.advancements}
     assert "minecraft:story/mine_stone" in ids
     assert last.progress["minecraft:story/mine_stone"]["get_stone"] is not None
-    milestones = [e for e in game.rules.evaluator.events() if e.kind == "milestone"]
+    milestones = [e for e in game.evaluator.events() if e.kind == "milestone"]
     assert any(e.detail["advancement"] == "minecraft:story/mine_stone" for e in milestones)
     # information integrity: nothing that would reveal recipes or tags
     sent = {n for n, _ in p.sent}
@@ -311,7 +315,7 @@ def test_save_datapacks_change_outcomes_and_evaluator_sees_them(world2: Path) ->
         },
     )
     game = _game(world2)
-    ev = game.rules.evaluator
+    ev = game.evaluator
     ev.begin_manifest(load_suite("M02"))
     ev.begin_action(1, ("dig", "oak_log"))
     log = (20, 65, 20)

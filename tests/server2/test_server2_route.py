@@ -20,6 +20,7 @@ import pytest_twisted
 from refdata import NODE_MODULES, mcdata_path
 from twisted.internet import defer, reactor, task
 
+from mirrorcraft.harness.evaluators import EmbeddedEvaluator
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.embedded import EmbeddedServer
 
@@ -40,6 +41,7 @@ def _start(world: Path) -> EmbeddedServer:
         ServerConfig(world=world, port=0, tick_rate=TICK_RATE, view_distance=4, episode_seed=3)
     )
     srv.start()
+    srv.test_evaluator = EmbeddedEvaluator.attach(srv.game)  # type: ignore[attr-defined]
     return srv
 
 
@@ -96,7 +98,7 @@ async def _route(srv: EmbeddedServer, spawn_bot2) -> None:
     await _teleport(srv, bot, *BOT)
     st = await bot.cmd("state")
     assert st["seen"]["tickRate"] == repr(TICK_RATE)
-    ev = srv.evaluator
+    ev = srv.test_evaluator
 
     # log → planks in the 2x2 grid
     srv.set_block(10, 65, 8, "oak_log", axis="y")
@@ -214,7 +216,7 @@ async def test_mirror_pack_outcomes_and_encounters(
     try:
         for x, z in [(10, 8), (10, 7), (10, 9), (8, 10)]:
             _clear(srv, x, z)
-        ev = srv.evaluator
+        ev = srv.test_evaluator
         ev.begin_manifest(load_suite("M02"))
         bot = await spawn_bot2(srv.port, "mirror")
         await _teleport(srv, bot, *BOT)

@@ -20,6 +20,7 @@ import pytest_twisted
 from twisted.internet import defer
 
 from mirrorcraft.contracts.episodes import Controls
+from mirrorcraft.harness.evaluators import EmbeddedEvaluator
 from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.game import Game
@@ -71,7 +72,10 @@ class SpawnTestPlayer:
 
 
 def _game(world: Path, **kw: Any) -> Game:
-    return Game(ServerConfig(world=world, port=0, **kw))
+    """A game with the harness's evaluator listening (``game.evaluator``, set here for the tests)."""
+    game = Game(ServerConfig(world=world, port=0, **kw))
+    game.evaluator = EmbeddedEvaluator.attach(game)  # type: ignore[attr-defined]
+    return game
 
 
 def _join(
@@ -277,7 +281,7 @@ def test_spawned_cow_wanders_is_hit_dies_and_drops_loot(world2: Path, sandbox2_i
         for _ in range(11):  # past the invulnerability window
             game.tick()
     assert cow.health == 0
-    kills = [e for e in game.rules.evaluator.events() if e.kind == "kill"]
+    kills = [e for e in game.evaluator.events() if e.kind == "kill"]
     assert kills and kills[-1].detail["entity"] == "minecraft:cow"
     # its loot table (1-3 beef, always) popped out as items, or is already in the hunter's inventory
     beef = facts.item_id("beef")

@@ -215,7 +215,7 @@ class EmbeddedCommandHost:
 
     def _kill_cow(self, cow: Any) -> None:
         """``/kill`` of a cow: death animation and loot rolled without a killer (vanilla ``Entity.kill``)."""
-        from mirrorcraft.server.rules.loot import EntityView, LootContext
+        from mirrorcraft.rules.loot import EntityView, LootContext
 
         cow.dead_for, cow.health, cow.vel = 0, 0.0, [0.0, 0.0, 0.0]
         body = encode(cb.EntityStatus(entity_id=cow.eid, status=3))

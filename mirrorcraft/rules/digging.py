@@ -27,13 +27,13 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from mirrorcraft.server import facts
+from mirrorcraft.gamedata.blocks import BlockInfo
 
 
 @cache
 def mining_constants() -> dict[str, Any]:
     """The hand-authored constants of ``data/mining.json``."""
-    return json.loads(resources.files("mirrorcraft.server").joinpath("data/mining.json").read_text())
+    return json.loads(resources.files("mirrorcraft.rules").joinpath("data/mining.json").read_text())
 
 
 def tool_speed(material: str, item: str | None) -> float:
@@ -59,7 +59,7 @@ def tool_speed(material: str, item: str | None) -> float:
     return best
 
 
-def can_harvest(block: facts.BlockInfo, item: str | None) -> bool:
+def can_harvest(block: BlockInfo, item: str | None) -> bool:
     """True when breaking ``block`` with ``item`` in hand makes it drop (vanilla ``hasCorrectToolForDrops``)."""
     if block.harvest_tools is None or not block.harvest_tools:
         return True
@@ -81,7 +81,7 @@ class DigConditions:
     on_ground: bool = True
 
 
-def progress_per_tick(block: facts.BlockInfo, cond: DigConditions) -> float:
+def progress_per_tick(block: BlockInfo, cond: DigConditions) -> float:
     """Fraction of the block broken per game tick (>= 1 means instant; 0 means never)."""
     if block.hardness is None or not block.diggable:
         return 0.0
@@ -104,7 +104,7 @@ def progress_per_tick(block: facts.BlockInfo, cond: DigConditions) -> float:
     return speed / block.hardness / divisor
 
 
-def dig_ticks(block: facts.BlockInfo, cond: DigConditions) -> float:
+def dig_ticks(block: BlockInfo, cond: DigConditions) -> float:
     """Game ticks a player needs to break ``block`` (0 = instant, ``inf`` = unbreakable)."""
     p = progress_per_tick(block, cond)
     if p <= 0:
@@ -114,7 +114,7 @@ def dig_ticks(block: facts.BlockInfo, cond: DigConditions) -> float:
     return math.ceil(1.0 / p)
 
 
-def finish_accepted(block: facts.BlockInfo, cond: DigConditions, elapsed_ticks: int) -> bool:
+def finish_accepted(block: BlockInfo, cond: DigConditions, elapsed_ticks: int) -> bool:
     """Vanilla's check on "finished digging": ``progress * (elapsed + 1) >= 0.7`` (instant blocks always)."""
     p = progress_per_tick(block, cond)
     if p >= 1:

@@ -1,7 +1,7 @@
 """Child-process mode: run the embedded server in its own Python process (a second core for throughput).
 
 Why: the agent side and the server share one reactor in the simplest setup; when a run needs the server
-on another core, :class:`ServerProcess` starts ``python -m mirrorcraft.server.process CONFIG_JSON``, reads
+on another core, :class:`ServerProcess` starts ``python -m mirrorcraft.harness.process CONFIG_JSON``, reads
 the line ``MIRRORCRAFT_SERVER_PORT <port>`` the child prints once it listens, and stops it with SIGTERM
 (the child disconnects players, optionally saves, and exits). The test hook is in-process only.
 """
@@ -49,7 +49,7 @@ class ServerProcess:
             {"config": self.config.model_dump(mode="json"), "save_on_stop": self.save_on_stop}
         )
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mirrorcraft.server.process", payload],
+            [sys.executable, "-m", "mirrorcraft.harness.process", payload],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -118,10 +118,10 @@ def serve_forever(config: ServerConfig, save_on_stop: bool = False) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry of the child: ``python -m mirrorcraft.server.process '{"config": {...}}'``."""
+    """Entry of the child: ``python -m mirrorcraft.harness.process '{"config": {...}}'``."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m mirrorcraft.server.process CONFIG_JSON", file=sys.stderr)
+        print("usage: python -m mirrorcraft.harness.process CONFIG_JSON", file=sys.stderr)
         return 2
     data = json.loads(args[0])
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

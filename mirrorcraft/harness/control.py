@@ -28,7 +28,14 @@ from functools import cache
 from typing import Any, Protocol
 
 from mirrorcraft import gamedata
-from mirrorcraft.contracts.episodes import Controls, EpisodeIdentity, MilestoneEvent, SpawnInfo, StatusEffect
+from mirrorcraft.contracts.episodes import (
+    EFFECT_SECONDS,
+    Controls,
+    EpisodeIdentity,
+    MilestoneEvent,
+    SpawnInfo,
+    StatusEffect,
+)
 from mirrorcraft.contracts.interfaces import Evaluator, ServerControl
 from mirrorcraft.contracts.rules import (
     BlockDropAddRule,
@@ -54,9 +61,6 @@ STORY_ADVANCEMENTS: tuple[str, ...] = tuple(
         "cure_zombie_villager", "follow_ender_eye", "enter_the_end",
     )
 )  # fmt: skip
-
-#: Effect duration used for the controls: 1.19.2's maximum (``effect give`` seconds ≤ 1,000,000).
-EFFECT_SECONDS = 1_000_000
 
 
 class ControlError(MirrorCraftError):

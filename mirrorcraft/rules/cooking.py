@@ -8,7 +8,7 @@ lets the server and the evaluator share one implementation.
 Vanilla 1.19.2 ``AbstractFurnaceBlockEntity.serverTick`` is followed step by step:
 
 * each tick: if lit, ``lit_time -= 1``. If lit, or fuel and input are both present: find the recipe for
-  the input (first match in recipe-id order, see :mod:`~mirrorcraft.server.rules.recipes`); if not lit and
+  the input (first match in recipe-id order, see :mod:`~mirrorcraft.rules.recipes`); if not lit and
   the output can take the result (``canBurn``), burn one fuel item (``lit_time = lit_duration =`` its
   burn time; a consumed bucket of lava leaves its crafting remainder). Then if lit and ``canBurn``:
   ``cooking_progress += 1`` and at ``cooking_total_time`` one input item is cooked (output grows by the
@@ -16,7 +16,7 @@ Vanilla 1.19.2 ``AbstractFurnaceBlockEntity.serverTick`` is followed step by ste
   to 0. When neither lit nor loaded, progress decays by 2 per tick.
 * ``cooking_total_time`` is taken from the recipe's ``cookingtime`` (200 smelting, 100 blasting/smoking;
   200 when no recipe matches) when the input slot receives a different item, as ``setItem`` does.
-* burn times come from ``server/data/fuels.json`` (vanilla's hard-coded fuel table, tags resolved with
+* burn times come from ``rules/data/fuels.json`` (vanilla's hard-coded fuel table, tags resolved with
   the loaded packs); blast furnace and smoker halve them.
 * window properties (wiki.vg "Window Property", furnace): 0 = fuel left (``lit_time``), 1 = fuel burn
   time (``lit_duration``), 2 = ``cooking_progress``, 3 = ``cooking_total_time``.
@@ -48,8 +48,8 @@ from typing import Literal
 
 from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError, DatapackError
-from mirrorcraft.server.rules.datapacks import DatapackSet
-from mirrorcraft.server.rules.recipes import CookingRecipe, RecipeBook, crafting_remainder
+from mirrorcraft.rules.datapacks import DatapackSet
+from mirrorcraft.rules.recipes import CookingRecipe, RecipeBook, crafting_remainder
 
 __all__ = [
     "DEVICE_RECIPE_TYPES",
@@ -74,7 +74,7 @@ DEVICE_RECIPE_TYPES: dict[str, str] = {
 }
 _DEFAULT_COOK_TIME = 200  # AbstractFurnaceBlockEntity.BURN_TIME_STANDARD, used when no recipe matches
 _CONTAINER_MAX = 64  # Container.getMaxStackSize()
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parent / "data"
 
 INPUT, FUEL, OUTPUT = 0, 1, 2  # furnace slots (wiki.vg "Inventory": Furnace 0 input, 1 fuel, 2 output)
 

@@ -34,11 +34,11 @@ from typing import TYPE_CHECKING, Any
 
 from mirrorcraft import gamedata
 from mirrorcraft.errors import DatapackError, GameDataError
-from mirrorcraft.server.rules.loot import LootTableSet, parse_loot_table
+from mirrorcraft.rules.loot import LootTableSet, parse_loot_table
 
 if TYPE_CHECKING:
-    from mirrorcraft.server.rules.advancements import AdvancementDef
-    from mirrorcraft.server.rules.recipes import Recipe
+    from mirrorcraft.rules.advancements import AdvancementDef
+    from mirrorcraft.rules.recipes import Recipe
 
 __all__ = [
     "PACK_FORMAT",
@@ -408,7 +408,7 @@ class DatapackSet:
     Attributes:
         roots: The pack roots in load order.
         recipes: Recipe id → compiled recipe (every type, special ones included), sorted by id.
-        loot: The loot tables (the interpreter of :mod:`~mirrorcraft.server.rules.loot`).
+        loot: The loot tables (the interpreter of :mod:`~mirrorcraft.rules.loot`).
         advancements: Advancement id → parsed definition.
         tags: Tag kind (``items``, ``blocks``, ``fluids``, ``entity_types``, ``game_events``,
             ``worldgen/biome``, ``functions``...) → tag id → flattened members.
@@ -443,8 +443,8 @@ class DatapackSet:
                 recipe/criterion/loot type, a missing item, a bad tag reference, a malformed sidecar or
                 index; the message names the file and the field.
         """
-        from mirrorcraft.server.rules.advancements import parse_advancement
-        from mirrorcraft.server.rules.recipes import parse_recipe
+        from mirrorcraft.rules.advancements import parse_advancement
+        from mirrorcraft.rules.recipes import parse_recipe
 
         roots_t = tuple(Path(r) for r in roots)
         winners: dict[tuple[str, str], _PackFile] = {}  # (kind, location) → winning file
@@ -532,7 +532,7 @@ class DatapackSet:
         return _vanilla_set()
 
     def _check_yields(self) -> None:
-        from mirrorcraft.server.rules.recipes import CookingRecipe
+        from mirrorcraft.rules.recipes import CookingRecipe
 
         for y in self.cooking_yields.values():
             recipe = self.recipes.get(y.recipe)

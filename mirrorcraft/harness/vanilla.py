@@ -397,7 +397,7 @@ def spawn_info(world: Path, biome: str) -> SpawnInfo:
 
 
 class VanillaEpisodes:
-    """The restart callback of :class:`~mirrorcraft.server.control.RconServerControl` for a vanilla jar:
+    """The restart callback of :class:`~mirrorcraft.harness.control.RconServerControl` for a vanilla jar:
     each episode gets a fresh copy of its world (Vanilla or Mirror copy, datapacks included) and a
     restarted server.
 

@@ -41,7 +41,7 @@ from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError, GameDataError
 from mirrorcraft.protocol.buffer import Slot
 from mirrorcraft.protocol.clientbound import Advancement, AdvancementDisplay, Advancements
-from mirrorcraft.server.rules.datapacks import DatapackSet, JsonAt, item_exists
+from mirrorcraft.rules.datapacks import DatapackSet, JsonAt, item_exists
 
 __all__ = [
     "ACTIVE_TRIGGERS",

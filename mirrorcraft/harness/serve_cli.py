@@ -6,7 +6,7 @@ cache folder (``$MIRRORCRAFT_CACHE`` or ``~/.cache/mirrorcraft``) and served fro
 cached build is never modified by play (an episode's reset is a fresh copy of the save).
 
 ``serve --server vanilla --server-jar JAR --accept-eula [--java JAVA] [--server-dir DIR]`` serves the same
-world on the user's own 1.19.2 jar instead (:mod:`mirrorcraft.server.vanilla`): the folder is prepared from
+world on the user's own 1.19.2 jar instead (:mod:`mirrorcraft.harness.vanilla`): the folder is prepared from
 a fresh copy of the save (its datapacks included, ``server.properties`` with RCON on and a random
 password), ``java -jar`` is started and awaited (``Done (`` + an RCON login), the game port is printed
 and the RCON password goes to stderr or ``--rcon-password-file`` as for the embedded server. Missing
@@ -70,8 +70,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server in the foreground until Ctrl-C."""
     if args.server == "vanilla":
         return _serve_vanilla(args)
+    from mirrorcraft.harness.process import serve_forever
     from mirrorcraft.server.config import ServerConfig
-    from mirrorcraft.server.process import serve_forever
 
     save = resolve_world(args.world, args.seed)
     world = save if args.in_place else fresh_copy(save)
@@ -113,7 +113,7 @@ def _serve_vanilla(args: argparse.Namespace) -> int:
     import signal
     import sys
 
-    from mirrorcraft.server.vanilla import (
+    from mirrorcraft.harness.vanilla import (
         MINECRAFT_VERSION,
         VanillaLaunchError,
         VanillaServer,

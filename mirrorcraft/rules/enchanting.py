@@ -4,7 +4,7 @@ Why: the Enchantment task's last milestone (``enchant_item``) is granted by ench
 server must offer and apply enchantments the way a real server does. Enchantments are game code in 1.19
 (no datapack registry), so this module reads the enchantment registry from :mod:`mirrorcraft.gamedata`
 (weights, max levels, cost formulas ``a * level + b``, categories, exclusions from minecraft-data) and
-the per-item enchantability from the hand-authored ``server/data/enchanting.json`` (with its source).
+the per-item enchantability from the hand-authored ``rules/data/enchanting.json`` (with its source).
 
 Algorithm (``EnchantmentMenu.slotsChanged`` / ``clickMenuButton``, ``EnchantmentHelper``,
 ``WeightedRandom``; wiki "Enchanting mechanics"):
@@ -54,7 +54,7 @@ __all__ = [
     "count_bookshelves",
 ]
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parent / "data"
 _MASK48 = (1 << 48) - 1
 _MULT = 0x5DEECE66D
 

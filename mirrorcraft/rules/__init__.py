@@ -4,7 +4,7 @@ Datapacks are the single source of game rules (see ``docs/loot.md`` and the arch
 module in this package *interprets* data (loot tables, recipes, smelting, advancements) and holds no item,
 block or entity id of its own, the way crafter's ``Player`` interprets ``data.yaml``. A guard test
 (``tests/server/test_rules_are_data.py``) fails if a ``minecraft:`` item/block/entity id literal appears in
-``mirrorcraft/server/rules/*.py``.
+``mirrorcraft/rules/*.py``.
 
 Modules:
     datapacks: loading the vanilla pack + a save's datapacks in vanilla's override order (``DatapackSet``).

@@ -20,7 +20,7 @@ define. Semantics follow vanilla 1.19.2 (``ShapedRecipe``, ``ShapelessRecipe``, 
   ingredients, docs/datapacks.md), identical in effect.
 * **Remaining items**: every consumed slot leaves its item's crafting remainder (``milk_bucket`` →
   ``bucket``...): vanilla's ``Item.craftingRemainingItem``, which minecraft-data lacks, so the table is
-  hand-authored in ``server/data/fuels.json`` (``crafting_remainders``, with its source).
+  hand-authored in ``rules/data/fuels.json`` (``crafting_remainders``, with its source).
 
 Partial by design: the ``crafting_special_*`` recipes (their results are computed by code from NBT:
 armour dye, banner/shield patterns, book/map cloning, fireworks, repair, shulker colouring, suspicious
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from mirrorcraft.errors import DatapackError
-from mirrorcraft.server.rules.datapacks import DatapackSet, JsonAt, item_exists
+from mirrorcraft.rules.datapacks import DatapackSet, JsonAt, item_exists
 
 __all__ = [
     "COOKING_TYPES",
@@ -60,7 +60,7 @@ __all__ = [
 
 _NS = "minecraft"
 _RULE_FIELD = "mirrorcraft:rule"
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parent / "data"
 
 #: Cooking recipe types and vanilla's default ``cookingtime`` for each (``SimpleCookingSerializer``).
 COOKING_TYPES = {"smelting": 200, "blasting": 100, "smoking": 100, "campfire_cooking": 100}
