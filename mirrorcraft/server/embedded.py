@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import statistics
+from collections.abc import Callable
 
 from quarry.net.server import ServerFactory
 from twisted.internet import reactor
@@ -78,6 +79,20 @@ class EmbeddedServer:
         d = self._port.stopListening() if self._port is not None else None
         self._port = None
         return d
+
+    @property
+    def tick_count(self) -> int:
+        """Game ticks run so far (the server's clock; skipped catch-up ticks included)."""
+        return self._game().tick_count
+
+    @property
+    def running(self) -> bool:
+        """True between :meth:`start` and :meth:`stop` while the tick loop runs."""
+        return self.game is not None and self.game.running
+
+    def subscribe(self, listener: Callable[[str, dict], None]) -> None:
+        """Call ``listener(event, data)`` for every game event (the harness's evaluator, tools, tests)."""
+        self._game().listeners.append(listener)
 
     def save(self) -> int:
         """Write changed chunks back to the world folder; returns how many were written."""

@@ -140,6 +140,11 @@ class Game:
         self._loop = LoopingCall.withCount(self._ticks)
         self._loop.start(1.0 / self.config.tick_rate, now=False)
 
+    @property
+    def running(self) -> bool:
+        """True while the tick loop runs."""
+        return self._loop is not None and self._loop.running
+
     def stop(self) -> None:
         """Stop ticking and disconnect everyone."""
         if self._loop is not None and self._loop.running:

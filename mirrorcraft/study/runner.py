@@ -569,8 +569,7 @@ class _Server:
             return self.process.proc is not None and self.process.proc.poll() is None
         if self.vanilla is not None:
             return self.vanilla.process is not None and self.vanilla.process.poll() is None
-        loop = getattr(self.game, "_loop", None)
-        return loop is None or bool(loop.running)
+        return self.embedded is None or self.embedded.game is None or self.embedded.running
 
     async def stop(self) -> None:
         from twisted.internet import defer, threads
