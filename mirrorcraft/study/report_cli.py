@@ -145,6 +145,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             seed=args.seed,
             checkpoints=tuple(args.checkpoints),
             plots=not args.no_plots,
+            include_foreign=args.include_foreign,
+            keep=args.conflicts,
+            keep_lines=args.keep_line,
         )
     except ContractError as err:
         print(f"report: {err}", file=sys.stderr)
@@ -207,6 +210,26 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="action checkpoints of the horizon table",
     )
     p.add_argument("--no-plots", action="store_true", help="skip the PNG figures")
+    p.add_argument(
+        "--include-foreign",
+        action="store_true",
+        help="also use records that do not belong to the run's grid.json (default: listed and excluded)",
+    )
+    p.add_argument(
+        "--conflicts",
+        choices=("refuse", "first", "last"),
+        default="refuse",
+        help="differing records of one episode: refuse to report (default), or keep the first / last "
+        "in file order",
+    )
+    p.add_argument(
+        "--keep-line",
+        type=int,
+        action="append",
+        default=[],
+        metavar="N",
+        help="the record on line N of results.jsonl wins its conflict (repeatable; before --conflicts)",
+    )
     p.set_defaults(handler=cmd_report)
     return p
 
