@@ -303,7 +303,7 @@ def report(
     names = ["report.md"] + [f"{t.name}.csv" for t in built]
     if plots:
         names += ["rie_by_suite.png", "irr_rl_by_configuration.png"]
-    with writing(run_dir, then="rerun the report (the previous report/ is unchanged)"):
+    with writing(out, then="rerun the report (the previous report/ is unchanged)", exact=True):
         _clean_staging(run_dir)
         staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=run_dir))
         try:

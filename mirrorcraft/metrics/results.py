@@ -52,16 +52,17 @@ _FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
 _READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
 
 
-def run_folder_error(err: OSError, path: Path | str, then: str) -> RunFolderError:
+def run_folder_error(err: OSError, path: Path | str, then: str, *, exact: bool = False) -> RunFolderError:
     """The one-line error of a failed write into a run folder.
 
     Args:
         err: the operating system's error.
         path: the file or folder being written (used when ``err`` names none, e.g. ``os.write`` on a
-            descriptor).
+            descriptor, or always with ``exact``).
         then: what to do once the cause is fixed (e.g. "rerun with --resume").
+        exact: name ``path`` even when ``err`` names a file (e.g. a hidden temporary one).
     """
-    where = err.filename or path
+    where = path if exact else (err.filename or path)
     code = errno.errorcode.get(err.errno or 0, str(err.errno))
     if err.errno in _FULL:
         return RunFolderError(
@@ -90,7 +91,7 @@ def writing(
     except RunFolderError:
         raise
     except OSError as err:
-        raise run_folder_error(err, path, then) from err
+        raise run_folder_error(err, path, then, exact=exact) from err
 
 
 @dataclass(frozen=True)
