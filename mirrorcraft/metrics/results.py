@@ -78,7 +78,10 @@ def run_folder_error(err: OSError, path: Path | str, then: str, *, exact: bool =
 
 @contextmanager
 def writing(
-    path: Path | str, then: str = "rerun with --resume (every complete record is kept)"
+    path: Path | str,
+    then: str = "rerun with --resume (every complete record is kept)",
+    *,
+    exact: bool = False,
 ) -> Iterator[None]:
     """Turn an ``OSError`` of the writes inside the block into a :class:`RunFolderError` (one line).
 
