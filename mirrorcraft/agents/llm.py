@@ -307,11 +307,13 @@ def credentials_problem(settings: LLMSettings) -> str | None:
     missing = [k for k in env.get("missing_keys") or [] if not os.environ.get(k)]
     if env.get("keys_in_environment") or not missing:
         return None
-    names = " or ".join(missing) if len(missing) > 1 else missing[0]
-    return (
-        f"model {settings.model}: environment variable {names} is not set (export it, or give --api-base "
-        "for a local endpoint)"
-    )
+    if len(missing) == 1:
+        what = f"environment variable {missing[0]} is not set"
+    else:  # litellm lists alternatives (Gemini: either key) and joint needs (Vertex: project and location) alike
+        what = (
+            f"environment variables not set: {', '.join(missing)} (as litellm's validate_environment reports)"
+        )
+    return f"model {settings.model}: {what}; export it, or give --api-base for a local endpoint"
 
 
 def model_price(model: str) -> tuple[float, float] | None:

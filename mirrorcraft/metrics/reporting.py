@@ -40,7 +40,7 @@ from mirrorcraft.contracts import EpisodeRecord, StudyGrid
 from mirrorcraft.errors import ContractError
 from mirrorcraft.metrics import tables
 from mirrorcraft.metrics.encounters import unknown_rule_ids
-from mirrorcraft.metrics.paired import biome_of, is_fault
+from mirrorcraft.metrics.paired import biome_of, is_fault, unpaired_mirror
 from mirrorcraft.metrics.results import ConflictPolicy, ResultsScan, load_final_records, writing
 from mirrorcraft.metrics.synthetic import SYNTHETIC_MARK
 
@@ -196,6 +196,13 @@ def _header(records: Sequence[EpisodeRecord], scan: ResultsScan, sel: Selection,
             f"- **{len(sel.bad_rules)} records excluded: encounter rule ids not in the suite manifest**"
         )
         lines += [f"  - {_describe(r)}: {', '.join(bad)}" for r, bad in sel.bad_rules[:LISTED]]
+    lone = unpaired_mirror(used)
+    if lone:
+        lines.append(
+            f"- Mirror episodes without a Vanilla episode of their cell: {len(lone)} (in Mirror Score and SR, "
+            "in no RIE)"
+        )
+        lines += [f"  - {_describe(r)}" for r in lone[:LISTED]]
     if synthetic:
         lines.append(
             f"- **{synthetic} synthetic records** (built by mirrorcraft.metrics.synthetic, not game episodes)"

@@ -261,8 +261,7 @@ def run_default_job(
     """The default job (module docstring); returns a process exit code (0: every episode has a record
     that is not an infrastructure fault)."""
     from mirrorcraft.metrics.paired import is_fault, paired_comparisons, rie, score, success_rate
-    from mirrorcraft.metrics.reporting import report
-    from mirrorcraft.metrics.results import load_final_records
+    from mirrorcraft.metrics.reporting import load_report_records, report
     from mirrorcraft.study.executors import make_executor, run_study
     from mirrorcraft.study.runner import RunnerSettings, make_episode_fn
 
@@ -288,7 +287,7 @@ def run_default_job(
         resume=resume and (out / "results.jsonl").exists(),
         progress=False,
     )
-    records, _ = load_final_records(out)
+    records = load_report_records(out)[2].used  # the records a report uses: the default grid's only
     print(f"{'world':<14}{'Score':>7}{'SR %':>7}  end / faults")
     for r in sorted(records, key=lambda r: (r.identity.suite or "", r.identity.world)):
         end = "FAULT " + r.infrastructure_faults[-1].kind if is_fault(r) else r.outcome.end_reason.value

@@ -31,7 +31,9 @@ class Reply:
     delay_s: float = 0.0
 
     @classmethod
-    def chat(cls, text: str, prompt_tokens: int = 11, completion_tokens: int = 7, delay_s: float = 0.0) -> Reply:
+    def chat(
+        cls, text: str, prompt_tokens: int = 11, completion_tokens: int = 7, delay_s: float = 0.0
+    ) -> Reply:
         """A chat completion whose message content is ``text``."""
         data = {
             "id": "chatcmpl-test",
