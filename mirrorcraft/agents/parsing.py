@@ -10,7 +10,8 @@ bad field). A policy error consumes no budget; the loop re-asks.
 
 **Cost.** The extraction is linear and bounded (:func:`extract_json_object`): only the first
 :data:`MAX_PARSE_CHARS` characters are read, the scan visits each brace and quote once per pass, at most
-:data:`MAX_SCANS` passes are made and at most :data:`MAX_DECODES` candidates are handed to ``json``. (The
+:data:`MAX_SCANS` passes are made and the candidates handed to ``json`` hold at most
+:data:`MAX_DECODE_CHARS` characters in all. (The
 former version rescanned from every ``{`` to the end: 20,000 ``{`` took 23 s on the event loop.) The model
 client locates the object in its call thread (:func:`prepare`), so the agents' call on the reactor finds
 it in a small cache.
@@ -36,8 +37,8 @@ from mirrorcraft.errors import ContractError
 MAX_PARSE_CHARS = 65_536
 #: Fresh scans from a later ``{`` after a scan ended with an unclosed brace (a stray quote in prose).
 MAX_SCANS = 8
-#: Candidate spans handed to ``json.loads`` per answer.
-MAX_DECODES = 64
+#: Characters of all candidate spans handed to ``json.loads`` per answer (8 × the parsed text: linear).
+MAX_DECODE_CHARS = 8 * MAX_PARSE_CHARS
 #: Characters of a raw answer a policy error keeps.
 MAX_RAW_CHARS = 4_096
 _TOKENS = re.compile(r'[{}"\\]')
@@ -100,13 +101,13 @@ def _locate(text: str) -> tuple[int, int] | None:
     """The span of the first candidate that decodes to a JSON object (bounded, see module docstring)."""
     text = text[:MAX_PARSE_CHARS]
     seen: set[tuple[int, int]] = set()
-    tried = 0
+    budget = MAX_DECODE_CHARS
     for span in _candidates(text):
         if span in seen:
             continue
         seen.add(span)
-        tried += 1
-        if tried > MAX_DECODES:
+        budget -= span[1] - span[0]
+        if budget < 0:
             return None
         try:
             value = json.loads(text[span[0] : span[1]])

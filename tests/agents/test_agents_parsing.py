@@ -138,3 +138,9 @@ def test_a_huge_answer_keeps_a_bounded_prefix_with_its_length_and_hash():
     assert len(err.model_dump_json()) < parsing.MAX_RAW_CHARS + 500  # was one 7.2 MB record line
     short = parse_action("no json here")
     assert short.raw_text == "no json here"
+
+
+def test_many_small_non_json_groups_before_the_object():
+    text = "{x}" * 10_000 + ' {"skill": "explore"}'
+    out, dt = _timed(text)
+    assert out == {"skill": "explore"} and dt < 1.0
