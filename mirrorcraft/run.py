@@ -53,6 +53,65 @@ def cmd_contracts_export(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What ``list`` can list (one line per item: kind, id, description).
+LIST_KINDS = ("configurations", "tasks", "worlds", "suites")
+#: One-line descriptions of the configurations (docs/agents.md has the full ones).
+CONFIGURATION_TEXT = {
+    "direct_llm": "Direct LLM: observation in, one skill call out",
+    "direct": "alias of direct_llm",
+    "react": "ReAct: thought/action/observation trace of the 16 most recent transitions",
+    "reflexion": "Reflexion: ReAct trace + up to 3 lessons written by triggered reviews",
+    "voyager": "Voyager: procedure library, 4-skill programs, critique, retrieval, repair",
+    "xenon": "XENON: dependency graph + effect memory, edge correction, replanning",
+    "adam": "ADAM: causal graph, transition memory, bounded intervention probes",
+    "scripted": "offline scripted policy (no model, no API key)",
+}
+
+
+def list_lines(kind: str | None = None) -> list[str]:
+    """The ``list`` command's lines: ``<kind> <id> <description>``, for one kind or all four."""
+    from mirrorcraft.contracts import SUITE_IDS, VANILLA_WORLDS, load_suite, task_spec
+    from mirrorcraft.contracts.tasks import TaskId
+
+    lines: list[str] = []
+    kinds = [kind] if kind else list(LIST_KINDS)
+    if "configurations" in kinds:
+        from mirrorcraft.study.grid import configuration_ids
+
+        for c in configuration_ids():
+            lines.append(f"configuration {c:<15} {CONFIGURATION_TEXT.get(c, 'agent configuration')}")
+        lines.append(
+            f"configuration {'react_w_rules':<15} ReAct w/rules: rule cards shown (episode --agent react "
+            "--disclosed; grid disclosed_configurations); Mirror worlds only"
+        )
+    if "tasks" in kinds:
+        for t in TaskId:
+            spec = task_spec(t)
+            final = spec.final.advancement
+            lines.append(
+                f"task          {t.value:<15} budget {spec.budget} actions, {len(spec.milestones)} milestones, "
+                f"final {final}"
+            )
+    if "worlds" in kinds:
+        for w in VANILLA_WORLDS:
+            biome = w.rsplit("-", 1)[0]
+            lines.append(
+                f"world         {w:<15} Vanilla world, biome {biome}; Mirror copies {w}/M01 .. {w}/M06"
+            )
+    if "suites" in kinds:
+        for suite in SUITE_IDS:
+            m = load_suite(suite)
+            lines.append(f"suite         {suite:<15} {m.name} ({len(m.rules)} rules)")
+    return lines
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """Print the configurations, tasks, worlds and suites, one per line."""
+    for line in list_lines(args.kind):
+        print(line)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser with every command and its help text."""
     parser = argparse.ArgumentParser(
@@ -62,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
             f"(protocol {PROTOCOL_1_19_2}, also {PROTOCOL_1_19}) for evaluating agents under hidden rule changes. "
             "Run with no command for the default job."
         ),
+        allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"mirrorcraft {__version__}")
     parser.add_argument(
@@ -83,9 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(handler=cmd_default)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    contracts = sub.add_parser("contracts", help="the benchmark's data model (schemas)")
+    contracts = sub.add_parser("contracts", help="the benchmark's data model (schemas)", allow_abbrev=False)
     csub = contracts.add_subparsers(title="contracts commands", metavar="SUBCOMMAND", required=True)
-    export = csub.add_parser("export", help="export the JSON schemas of every contract model to DIR")
+    export = csub.add_parser(
+        "export", help="export the JSON schemas of every contract model to DIR", allow_abbrev=False
+    )
     export.add_argument("dir", help="output folder")
     export.set_defaults(handler=cmd_contracts_export)
 
@@ -106,6 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_parser(sub)
     add_proxy_parser(sub)
     add_check_parser(sub)
+    ls = sub.add_parser(
+        "list", help="list configurations, tasks, worlds and suites (one per line)", allow_abbrev=False
+    )
+    ls.add_argument("kind", nargs="?", choices=LIST_KINDS, help="only this kind (default: all four)")
+    ls.set_defaults(handler=cmd_list)
     return parser
 
 

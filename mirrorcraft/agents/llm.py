@@ -4,6 +4,23 @@ Why one client: the paper's configurations differ in memory and procedures, not 
 model, so sampling settings (temperature 0.7, at most 2,048 output tokens, provider reasoning off),
 retries, the hard timeout and per-call token/cost accounting are written once here.
 
+Researcher defaults (docs/agents.md "Endpoints, timeouts, retries, cost"): one attempt is cut after
+**60 s** and a call gets **3 attempts** (2 retries) with exponential backoff, so a hung endpoint costs at
+most 3 × 60 s + 2 + 4 s per call (it was 5 × 120 s + backoff = 635 s). Only transient errors are retried
+(:func:`is_transient`): timeouts, connection errors, 429 and 5xx. Authentication errors, other 4xx and a
+200 answer whose body is an HTML page (a proxy or captive portal) fail at once.
+
+Credentials are checked before anything starts (:func:`credentials_problem`, litellm's
+``validate_environment``); with an ``api_base`` (a local or custom endpoint) no provider key is needed
+and none is forwarded: the endpoint gets the key of ``api_key_env`` if given, else a placeholder.
+
+Cost control: ``max_cost_usd`` caps one episode's spending (the client's meter is per episode). Before
+each call the client estimates its worst case (prompt tokens + ``max_output_tokens`` at the model's
+price) and refuses the call with :class:`CostCapError` if the cap would be exceeded, so the cap holds up
+to the accuracy of litellm's prompt-token count. A cap needs a price: litellm's table, or
+``input_cost_per_token`` / ``output_cost_per_token`` given (:func:`price_problem`); custom prices also
+replace litellm's in the recorded cost.
+
 Layers:
 
 * :class:`LLMRequest` / :class:`LLMResponse` — a provider-neutral request (messages + settings) and the
@@ -44,7 +61,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from mirrorcraft.agents.errors import LLMError
-from mirrorcraft.contracts import ModelSettings, Usage, canonical_json
+from mirrorcraft.agents.parsing import prepare
+from mirrorcraft.contracts import EpisodeRecord, ModelSettings, Usage, canonical_json
 from mirrorcraft.contracts.canonical import sha256_hex
 
 Purpose = Literal["action", "reflection", "critique", "repair", "retrieval", "analysis"]
@@ -52,8 +70,52 @@ Purpose = Literal["action", "reflection", "critique", "repair", "retrieval", "an
 AUXILIARY_PURPOSES: frozenset[str] = frozenset({"reflection", "critique", "repair", "retrieval", "analysis"})
 
 
+#: Researcher defaults (module docstring): seconds per attempt and attempts per call.
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_ATTEMPTS = 3
+#: Placeholder key sent to an ``api_base`` endpoint without ``api_key_env`` (local servers ignore it; the
+#: OpenAI client refuses to send a request without one).
+NO_KEY = "no-key-needed"
+
+
+class CostCapError(LLMError):
+    """The next call could exceed the episode's ``max_cost_usd``: refused before it is made."""
+
+
+#: Start of a cost-cap fault's message (the runner writes ``model call failed: CostCapError: ...``).
+COST_CAP_MARK = "CostCapError: cost cap"
+
+
+def is_cost_cap_fault(record: EpisodeRecord) -> bool:
+    """True for an infrastructure-fault record written because the episode reached its cost cap."""
+    return any(COST_CAP_MARK in f.message for f in record.infrastructure_faults[-1:])
+
+
+class LLMRuntime(BaseModel):
+    """How to reach a model, beyond the episode identity: endpoint, key variable, limits and prices.
+
+    None of this enters the episode id (the same model and settings give the same episode wherever they
+    are served); it comes from the CLI (``--api-base``, ``--timeout``, ``--retries``, ``--max-cost``...) or
+    from a grid's model entry, and reaches the runner as ``RunnerSettings.llm`` (docs/studies.md).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    api_base: str | None = None
+    api_key_env: str | None = None
+    timeout_s: float | None = Field(None, gt=0)
+    max_retries: int | None = Field(None, ge=0)
+    max_cost_usd: float | None = Field(None, gt=0)
+    input_cost_per_token: float | None = Field(None, ge=0)
+    output_cost_per_token: float | None = Field(None, ge=0)
+
+    def overrides(self) -> dict[str, Any]:
+        """The :class:`LLMSettings` fields this runtime sets (the unset ones keep their defaults)."""
+        return self.model_dump(exclude_none=True)
+
+
 class LLMSettings(BaseModel):
-    """How to call the model (named settings, paper defaults).
+    """How to call the model (named settings, paper defaults, researcher limits).
 
     ``api_key_env`` names an environment variable holding the key (the key itself is never stored in a
     setting or a record); litellm otherwise reads the provider's usual variable (``OPENAI_API_KEY``...).
@@ -71,23 +133,45 @@ class LLMSettings(BaseModel):
         None, description="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1."
     )
     api_key_env: str | None = None
-    timeout_s: float = Field(120.0, gt=0, description="Hard wall-clock limit of one attempt.")
-    max_retries: int = Field(4, ge=0, description="Retries after the first attempt on transient errors.")
+    timeout_s: float = Field(DEFAULT_TIMEOUT_S, gt=0, description="Hard wall-clock limit of one attempt.")
+    max_retries: int = Field(
+        DEFAULT_ATTEMPTS - 1, ge=0, description="Retries after the first attempt on transient errors."
+    )
     backoff_initial_s: float = Field(2.0, ge=0)
     backoff_max_s: float = Field(30.0, ge=0)
+    max_cost_usd: float | None = Field(None, gt=0, description="Spending cap of one episode (US dollars).")
+    input_cost_per_token: float | None = Field(None, ge=0, description="Custom price (US dollars per token).")
+    output_cost_per_token: float | None = Field(
+        None, ge=0, description="Custom price (US dollars per token)."
+    )
     extra_params: dict[str, Any] = Field(default_factory=dict, description="Passed to litellm as is.")
 
     @classmethod
-    def from_model_settings(cls, model: ModelSettings, **overrides: Any) -> LLMSettings:
-        """Build settings from the contracts' :class:`ModelSettings` of an episode identity."""
-        base = {
+    def from_model_settings(
+        cls, model: ModelSettings, runtime: LLMRuntime | dict[str, Any] | None = None, **overrides: Any
+    ) -> LLMSettings:
+        """Build settings from the contracts' :class:`ModelSettings` of an episode identity, then the
+        model's :class:`LLMRuntime` (endpoint, limits, prices), then ``overrides``."""
+        base: dict[str, Any] = {
             "model": model.name,
             "temperature": model.temperature,
             "max_output_tokens": model.max_output_tokens,
             "reasoning": model.reasoning,
         }
+        if runtime is not None:
+            base.update(LLMRuntime.model_validate(runtime).overrides())
         base.update(overrides)
         return cls(**base)
+
+    @property
+    def custom_prices(self) -> dict[str, float] | None:
+        """litellm's ``custom_cost_per_token`` when both prices are given, else None."""
+        if self.input_cost_per_token is None or self.output_cost_per_token is None:
+            return None
+        return {
+            "input_cost_per_token": self.input_cost_per_token,
+            "output_cost_per_token": self.output_cost_per_token,
+        }
 
 
 class LLMRequest(BaseModel):
@@ -189,11 +273,85 @@ Backend = Callable[[LLMRequest], LLMResponse]
 
 
 def import_litellm() -> Any:
-    """Import litellm without a network fetch of its price table (see module docstring)."""
+    """Import litellm without a network fetch of its price table (see module docstring), and quiet.
+
+    litellm prints "Give Feedback / Get Help" and "LiteLLM.Info: If you need to debug this error..." banners
+    on every failed call (five times for one episode that retried five times); ``suppress_debug_info``
+    turns them off, and its loggers only report errors. Our errors name the model and the cause instead.
+    """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import logging
+
     import litellm
 
+    litellm.suppress_debug_info = True
+    litellm.set_verbose = False
+    for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm"):
+        logging.getLogger(name).setLevel(logging.ERROR)
     return litellm
+
+
+def credentials_problem(settings: LLMSettings) -> str | None:
+    """What is missing to call ``settings.model``, as one line naming the variable, or None when all is set.
+
+    Checked by the CLIs before any world or server starts. With an ``api_base`` (a local or custom
+    endpoint) no provider key is required; only ``api_key_env``, when named, must be set.
+    """
+    if settings.api_key_env:
+        if not os.environ.get(settings.api_key_env):
+            return f"model {settings.model}: environment variable {settings.api_key_env} is not set"
+        return None
+    if settings.api_base:
+        return None
+    env = import_litellm().validate_environment(model=settings.model)
+    missing = [k for k in env.get("missing_keys") or [] if not os.environ.get(k)]
+    if env.get("keys_in_environment") or not missing:
+        return None
+    if len(missing) == 1:
+        what = f"environment variable {missing[0]} is not set"
+    else:  # litellm lists alternatives (Gemini: either key) and joint needs (Vertex: project and location) alike
+        what = (
+            f"environment variables not set: {', '.join(missing)} (as litellm's validate_environment reports)"
+        )
+    return f"model {settings.model}: {what}; export it, or give --api-base for a local endpoint"
+
+
+def model_price(model: str) -> tuple[float, float] | None:
+    """litellm's (input, output) price per token of ``model`` in US dollars, or None when unknown."""
+    litellm = import_litellm()
+    try:
+        info = litellm.get_model_info(model)
+    except Exception:  # litellm raises for models missing from its price table
+        return None
+    prices = (info.get("input_cost_per_token"), info.get("output_cost_per_token"))
+    if prices[0] is None or prices[1] is None:
+        return None
+    return float(prices[0]), float(prices[1])
+
+
+def prices_of(settings: LLMSettings) -> tuple[float, float] | None:
+    """The prices the cost accounting uses: the custom ones when given, else litellm's table."""
+    if settings.custom_prices is not None:
+        return settings.custom_prices["input_cost_per_token"], settings.custom_prices["output_cost_per_token"]
+    return model_price(settings.model)
+
+
+def price_problem(settings: LLMSettings) -> str | None:
+    """Why ``max_cost_usd`` cannot be enforced for ``settings`` (one line), or None.
+
+    A cap needs the model's price; a model litellm does not price (a local model, a new release) needs
+    ``--input-cost-per-token`` and ``--output-cost-per-token`` (0 for a free local model).
+    """
+    if settings.max_cost_usd is None:
+        return None
+    if (settings.input_cost_per_token is None) != (settings.output_cost_per_token is None):
+        return f"model {settings.model}: give both --input-cost-per-token and --output-cost-per-token"
+    if prices_of(settings) is None:
+        return (
+            f"model {settings.model}: litellm knows no price for it, so --max-cost cannot be enforced; give "
+            "--input-cost-per-token and --output-cost-per-token (US dollars per token, 0 for a free local model)"
+        )
+    return None
 
 
 class LiteLLMBackend:
@@ -223,6 +381,7 @@ class LiteLLMBackend:
         }
         if s.api_base:
             kw["api_base"] = s.api_base
+            kw["api_key"] = NO_KEY  # never forward a provider's key to a custom endpoint
         if s.api_key_env:
             key = os.environ.get(s.api_key_env)
             if not key:
@@ -236,7 +395,7 @@ class LiteLLMBackend:
     def __call__(self, request: LLMRequest) -> LLMResponse:
         fn = self._completion_fn or import_litellm().completion
         response = fn(**self.kwargs(request))
-        return normalise_response(response, request.model)
+        return normalise_response(response, request.model, self.settings.custom_prices)
 
 
 #: Provider → parameters that switch provider-side reasoning off. Gemini (AI Studio and Vertex) can turn
@@ -264,8 +423,15 @@ def reasoning_off_params(model: str) -> dict[str, Any]:
     return dict(REASONING_OFF.get(provider, {})) if reasons else {}
 
 
-def normalise_response(response: Any, model: str) -> LLMResponse:
+def normalise_response(
+    response: Any, model: str, custom_prices: dict[str, float] | None = None
+) -> LLMResponse:
     """Turn a litellm ``ModelResponse`` into an :class:`LLMResponse` (text, tokens, cost).
+
+    Args:
+        response: litellm's response.
+        model: the model string (for messages).
+        custom_prices: ``custom_cost_per_token`` for litellm's cost calculator (replaces its price table).
 
     Raises:
         LLMError: the response has no choices or no message content.
@@ -279,11 +445,15 @@ def normalise_response(response: Any, model: str) -> LLMResponse:
     completion = int(getattr(usage, "completion_tokens", 0) or 0)
     cost: float | None = None
     hidden = getattr(response, "_hidden_params", None) or {}
-    if isinstance(hidden, dict) and hidden.get("response_cost") is not None:
+    if custom_prices is None and isinstance(hidden, dict) and hidden.get("response_cost") is not None:
         cost = float(hidden["response_cost"])
     if cost is None:
         try:
-            cost = float(import_litellm().completion_cost(completion_response=response))
+            cost = float(
+                import_litellm().completion_cost(
+                    completion_response=response, custom_cost_per_token=custom_prices
+                )
+            )
         except Exception:  # no price known for this model (local endpoints): report 0 and say so
             cost = None
     return LLMResponse(
@@ -295,11 +465,45 @@ def normalise_response(response: Any, model: str) -> LLMResponse:
     )
 
 
+#: litellm's exception classes that a retry cannot fix (authentication, permissions, bad requests).
+PERMANENT_ERRORS = frozenset(
+    {
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "BadRequestError",
+        "NotFoundError",
+        "UnprocessableEntityError",
+        "ContentPolicyViolationError",
+        "ContextWindowExceededError",
+        "UnsupportedParamsError",
+        "InvalidRequestError",
+        "BudgetExceededError",
+        "PaymentRequiredError",
+    }
+)
+#: Fragments of litellm messages that mean "not transient" although it labels them as a 500: a missing
+#: key (the OpenAI client's "Missing credentials", raised before any request) and an HTML page served
+#: with status 200 (a proxy login or captive portal: "Empty or invalid response ... Received: '<html").
+_PERMANENT_FRAGMENTS = ("missing credentials", "api_key client option must be set", "<!doctype", "<html")
+
+
 def is_transient(err: BaseException) -> bool:
-    """Whether ``err`` is worth retrying (timeouts, rate limits, connection and 5xx errors)."""
+    """Whether ``err`` is worth retrying: timeouts, connection errors, 429 and 5xx (module docstring).
+
+    Not retried: authentication and permission errors, 4xx other than 429, a missing key, and an HTML
+    body (even with status 200), whatever class litellm maps them to.
+    """
     if isinstance(err, TimeoutError | ConnectionError | concurrent.futures.TimeoutError):
         return True
     name = type(err).__name__
+    if name in PERMANENT_ERRORS:
+        return False
+    text = str(err).lower()
+    if any(f in text for f in _PERMANENT_FRAGMENTS):
+        return False
+    status = getattr(err, "status_code", None)
+    if isinstance(status, int) and 400 <= status < 500:
+        return status == 429
     if name in {
         "Timeout",
         "APITimeoutError",
@@ -310,8 +514,7 @@ def is_transient(err: BaseException) -> bool:
         "BadGatewayError",
     }:
         return True
-    status = getattr(err, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
+    return isinstance(status, int) and status >= 500
 
 
 class LLMClient:
@@ -355,11 +558,18 @@ class LLMClient:
     def complete(self, messages: list[dict[str, str]], purpose: Purpose = "action") -> LLMResponse:
         """Blocking call with retries and the hard timeout; the call is recorded in :attr:`meter`.
 
+        The answer's JSON object is located here, in the caller's thread (off the reactor when called
+        through :meth:`acomplete`), so the agents' parse on the event loop is a cache lookup
+        (:func:`mirrorcraft.agents.parsing.prepare`).
+
         Raises:
+            CostCapError: the call could exceed ``max_cost_usd`` (checked before it is made).
             LLMError: a non-transient error, or every attempt failed (message names model and purpose).
+                Every error raised here carries the episode's spending so far as ``err.usage``.
         """
         request = self.request(messages, purpose)
         s = self.settings
+        self._check_cost(request)
         delay = s.backoff_initial_s
         last: BaseException | None = None
         start = time.monotonic()
@@ -371,23 +581,57 @@ class LLMClient:
                 future.cancel()  # a hung call is abandoned; its late result is ignored
                 last = TimeoutError(f"no answer within {s.timeout_s}s")
                 last.__cause__ = err
-            except LLMError:
-                raise  # already explicit (e.g. a replay mismatch): never retried, never re-wrapped
+            except LLMError as err:
+                self._with_usage(err)  # already explicit (e.g. a replay mismatch): never retried
+                raise
             except Exception as err:
                 if not is_transient(err):
-                    raise LLMError(f"model {s.model} ({purpose} call): {type(err).__name__}: {err}") from err
+                    failed = LLMError(f"model {s.model} ({purpose} call): {type(err).__name__}: {err}")
+                    raise self._with_usage(failed) from err
                 last = err
             else:
                 self.meter.add(purpose, response, attempt, time.monotonic() - start)
                 self._record(request, response)
+                prepare(response.text)
                 return response
             if attempt <= s.max_retries:
                 self._sleep(min(delay, s.backoff_max_s) * (1 + 0.25 * self._rng.random()))
                 delay *= 2
-        raise LLMError(
-            f"model {s.model} ({purpose} call): {s.max_retries + 1} attempts failed; "
-            f"last error {type(last).__name__}: {last}"
+        raise self._with_usage(
+            LLMError(
+                f"model {s.model} ({purpose} call): {s.max_retries + 1} attempts failed; "
+                f"last error {type(last).__name__}: {last}"
+            )
         )
+
+    def _with_usage(self, err: LLMError) -> LLMError:
+        """Attach the episode's spending so far (a fault record must still say what it cost)."""
+        err.usage = self.meter.usage()  # type: ignore[attr-defined]
+        return err
+
+    def _check_cost(self, request: LLMRequest) -> None:
+        """Refuse a call whose worst case (prompt + ``max_output_tokens``) could exceed ``max_cost_usd``.
+
+        Raises:
+            CostCapError: the cap would be exceeded, or no price is known (see :func:`price_problem`).
+        """
+        s = self.settings
+        if s.max_cost_usd is None:
+            return
+        prices = prices_of(s)
+        if prices is None:
+            raise self._with_usage(CostCapError(f"cost cap: {price_problem(s)}"))
+        spent = sum(c.cost_usd for c in self.meter.calls)
+        prompt = int(import_litellm().token_counter(model=s.model, messages=request.messages))
+        worst = prompt * prices[0] + request.max_output_tokens * prices[1]
+        if spent + worst > s.max_cost_usd:
+            raise self._with_usage(
+                CostCapError(
+                    f"cost cap reached: ${spent:.4f} spent of ${s.max_cost_usd:.4f} per episode; the next "
+                    f"{request.purpose} call could cost up to ${worst:.4f} ({prompt} prompt tokens + "
+                    f"{request.max_output_tokens} output tokens)"
+                )
+            )
 
     async def acomplete(self, messages: list[dict[str, str]], purpose: Purpose = "action") -> LLMResponse:
         """:meth:`complete` off the event loop: ``deferToThread`` on a running Twisted reactor, else

@@ -150,10 +150,14 @@ def add_datapacks_parser(subparsers: argparse._SubParsersAction) -> argparse.Arg
     Returns:
         The ``datapacks`` parser (its sub-commands set ``handler``).
     """
-    dp = subparsers.add_parser("datapacks", help="kind=mirror rule packs: build, audit, analyse, cards")
+    dp = subparsers.add_parser(
+        "datapacks", help="kind=mirror rule packs: build, audit, analyse, cards", allow_abbrev=False
+    )
     sub = dp.add_subparsers(title="datapacks commands", metavar="SUBCOMMAND", required=True)
 
-    build = sub.add_parser("build", help="compile rule suites into pack_format 10 zips (and audit them)")
+    build = sub.add_parser(
+        "build", help="compile rule suites into pack_format 10 zips (and audit them)", allow_abbrev=False
+    )
     build.add_argument(
         "--suite", choices=["M01", "M02", "M03", "M04", "M05", "M06"], help="one suite (default: all)"
     )
@@ -161,14 +165,18 @@ def add_datapacks_parser(subparsers: argparse._SubParsersAction) -> argparse.Arg
     build.set_defaults(handler=cmd_build)
 
     audit = sub.add_parser(
-        "audit", help="statically audit a datapack (zip or folder); non-zero exit on errors"
+        "audit",
+        help="statically audit a datapack (zip or folder); non-zero exit on errors",
+        allow_abbrev=False,
     )
     audit.add_argument("path", help="the pack")
     audit.add_argument("--allow-display", action="store_true", help="accept advancements with a display")
     audit.add_argument("--json", action="store_true", help="print the report as JSON")
     audit.set_defaults(handler=cmd_audit)
 
-    analyse = sub.add_parser("analyse", help="task-route relevance / reachability / encounterability")
+    analyse = sub.add_parser(
+        "analyse", help="task-route relevance / reachability / encounterability", allow_abbrev=False
+    )
     analyse.add_argument(
         "--suite",
         choices=["vanilla", "M01", "M02", "M03", "M04", "M05", "M06"],
@@ -180,13 +188,15 @@ def add_datapacks_parser(subparsers: argparse._SubParsersAction) -> argparse.Arg
     analyse.set_defaults(handler=cmd_analyse)
 
     biome = sub.add_parser(
-        "biome", help="kind=biome specs -> worldgen packs for a vanilla server (best effort)"
+        "biome",
+        help="kind=biome specs -> worldgen packs for a vanilla server (best effort)",
+        allow_abbrev=False,
     )
     biome.add_argument("--biome", help="one biome spec (default: all five)")
     biome.add_argument("--out", default="runs/datapacks", help="output folder (default: runs/datapacks)")
     biome.set_defaults(handler=cmd_biome)
 
-    cards = sub.add_parser("cards", help="print the rule cards shown to ReAct w/rules")
+    cards = sub.add_parser("cards", help="print the rule cards shown to ReAct w/rules", allow_abbrev=False)
     cards.add_argument("--suite", choices=["M01", "M02", "M03", "M04", "M05", "M06"], help="default: all")
     cards.add_argument("--json", action="store_true")
     cards.set_defaults(handler=cmd_cards)

@@ -235,6 +235,7 @@ def add_proxy_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
             "Listen for a Minecraft 1.19.2/1.19 client and forward it to an offline-mode server, logging every "
             "play packet in both directions as one JSON line (decoded fields, or hex when undecodable)."
         ),
+        allow_abbrev=False,
     )
     p.add_argument(
         "--listen", type=int, required=True, metavar="PORT", help="port to listen on (0 = any free)"
@@ -252,7 +253,7 @@ def add_proxy_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
 
 def main(argv: list[str] | None = None) -> int:
     """Standalone entry (``python -m mirrorcraft.debug.proxy``) until the lead wires the CLI."""
-    parser = argparse.ArgumentParser(prog="python -m mirrorcraft.debug.proxy")
+    parser = argparse.ArgumentParser(prog="python -m mirrorcraft.debug.proxy", allow_abbrev=False)
     sub = parser.add_subparsers(required=True)
     add_proxy_parser(sub)
     args = parser.parse_args(["proxy", *(sys.argv[1:] if argv is None else argv)])

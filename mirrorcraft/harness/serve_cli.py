@@ -212,6 +212,7 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
         help="serve a world to Minecraft 1.19.2 / 1.19 clients (embedded server, offline mode)",
         description="Serve WORLD (a save folder or a catalogue name: sandbox) on 127.0.0.1 by default. "
         "The server plays on a fresh copy unless --in-place is given (then changes are saved on exit).",
+        allow_abbrev=False,
     )
     p.add_argument("--world", required=True, help="save folder or catalogue name (sandbox)")
     p.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")

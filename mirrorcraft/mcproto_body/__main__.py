@@ -47,7 +47,7 @@ async def _probe(body: Body, seconds: float) -> dict:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code (1 on connection failure)."""
     ap = argparse.ArgumentParser(
-        prog="python -m mirrorcraft.mcproto_body", description=__doc__.splitlines()[0]
+        prog="python -m mirrorcraft.mcproto_body", description=__doc__.splitlines()[0], allow_abbrev=False
     )
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=25565)

@@ -1,11 +1,13 @@
-"""Percentile bootstrap confidence intervals that resample world pairs (cluster bootstrap).
+"""Percentile bootstrap confidence intervals that resample whole clusters (cluster bootstrap).
 
-Paired differences of the same world pair (a Vanilla world and its Mirror copy in one suite) share
-terrain, spawn and placed resources, so they are not independent draws. The resampling unit is
-therefore the **world pair** ``(Vanilla world, suite)``: each bootstrap replicate draws as many units as
-there are, with replacement, and recomputes the statistic (the mean over every paired difference of the
-drawn units, with multiplicity). The generator is numpy's PCG64 seeded with ``seed``, so the interval is
-a deterministic function of (values, units, n_boot, seed). Fewer than two units give no interval (NaN).
+Paired differences of one Vanilla world are not independent draws: its Mirror copies share its terrain,
+spawn and placed resources, and every suite's comparison shares the same Vanilla episodes. The tables
+therefore pass the **Vanilla world** as the unit: each bootstrap replicate draws as many worlds as there
+are, with replacement, each drawn world bringing all its comparisons (every suite, task, model and
+configuration of it), and recomputes the statistic (the mean over every paired difference of the drawn
+worlds, with multiplicity). The generator is numpy's PCG64 seeded with ``seed``, so the interval is a
+deterministic function of (values, units, n_boot, seed). Fewer than two units give no interval (NaN,
+shown as "–"): one world cannot say how much the RIE varies between worlds.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ def bootstrap_ci(
     Args:
         values: one number per paired difference (e.g. S̄_V − S̄_M of each comparison); may also be a
             2-D array (rows = differences, columns = statistics) resampled jointly.
-        units: the resampling unit of each value (e.g. ``(world, suite)``), same length as ``values``.
+        units: the resampling unit of each value (the tables pass the Vanilla world), same length as
+            ``values``.
         n_boot: number of replicates.
         seed: seed of the numpy generator.
         level: coverage, e.g. 0.95.

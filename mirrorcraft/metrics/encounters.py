@@ -19,11 +19,12 @@ where the value is defined, and the number of suites used is reported next to it
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
-from mirrorcraft.contracts import SUITE_IDS, EpisodeRecord
+from mirrorcraft.contracts import SUITE_IDS, EpisodeRecord, load_suite
 from mirrorcraft.metrics.paired import group_by, is_fault
 
 
@@ -72,6 +73,25 @@ def encounter_outcomes(records: Iterable[EpisodeRecord]) -> list[EncounterOutcom
                 )
             )
     return out
+
+
+@functools.cache
+def suite_rule_ids(suite: str) -> frozenset[str]:
+    """The rule ids of a shipped suite manifest (``load_suite``), cached."""
+    return frozenset(r.id for r in load_suite(suite).rules)
+
+
+def unknown_rule_ids(record: EpisodeRecord) -> list[str]:
+    """Encounter rule ids of ``record`` that are not rules of its suite's manifest.
+
+    The contract checks only the pattern (``M03.something``) and the suite prefix; a rule id that no
+    manifest declares means the record was not produced by the shipped rule packs (or was edited), so the
+    report excludes such a record from every metric.
+    """
+    if record.identity.suite is None:
+        return [e.rule_id for e in record.encounters]
+    known = suite_rule_ids(record.identity.suite)
+    return [e.rule_id for e in record.encounters if e.rule_id not in known]
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,18 @@ Definitions (spec "Tasks, milestones, Score, SR" and "Paired comparisons"; paper
 
 * Score(e) is the record's ``outcome.score`` (deepest completed milestone), success ``outcome.success``
   (Score == 100). SR is reported **in percent**.
-* A comparison p is one (Vanilla world, model, task, configuration, budget) cell and one suite: the mean
-  over the Vanilla repetitions minus the mean over the repetitions in the paired Mirror copy (``<world>/
-  <suite>``). RIE_SC = mean over P of (S̄_V − S̄_M); RIE_SR likewise with success in percent. Positive =
-  worse in Mirror. Only configurations that have both Vanilla and Mirror episodes form comparisons
-  ("ReAct w/rules" is Mirror-only and has none).
+* A comparison p is one cell and one suite: the mean over the Vanilla repetitions minus the mean over the
+  repetitions in the paired Mirror copy (``<world>/<suite>``). A cell is the **full episode identity
+  except suite and repetition** (:func:`pair_key`): Vanilla world, task, budget, agent, agent settings,
+  the model with all its settings (temperature, output tokens, reasoning), disclosure and study seed. So
+  a record of another temperature or another study seed never pools into someone else's pair.
+  RIE_SC = mean over P of (S̄_V − S̄_M); RIE_SR likewise with success in percent. Positive = worse in
+  Mirror. Only configurations that have both Vanilla and Mirror episodes form comparisons ("ReAct
+  w/rules" is Mirror-only and has none).
 * ΔScore / ΔSR: for each agent run with rules disclosed, the disclosed result minus the hidden result
-  in the same Mirror copy, paired like RIE: for each (world, suite, model, task, agent, budget) the mean
-  over disclosed repetitions minus the mean over hidden repetitions; Δ = mean over those pairs.
+  in the same Mirror copy, paired like RIE: for each cell (full identity except disclosure and
+  repetition) the mean over disclosed repetitions minus the mean over hidden repetitions; Δ = mean over
+  those pairs.
 
 Nothing is rounded here: every function returns floats, and rounding happens only when a table is
 formatted (spec: "values are rounded only after aggregation").
@@ -23,9 +27,10 @@ from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from mirrorcraft.contracts import EndReason, EpisodeRecord
+from mirrorcraft.contracts import EndReason, EpisodeIdentity, EpisodeRecord, ModelSettings
+from mirrorcraft.contracts.canonical import canonical_json
 
 T = TypeVar("T")
 
@@ -65,6 +70,36 @@ def group_by(items: Iterable[T], key: Callable[[T], Hashable]) -> dict[Hashable,
     return dict(out)
 
 
+def _rest(identity: EpisodeIdentity, *drop: str) -> str:
+    """Canonical JSON of the identity without the ``drop`` fields (the exact part of a pairing key)."""
+    data = identity.model_dump(mode="json")
+    for name in drop:
+        data.pop(name)
+    return canonical_json(data).decode("utf-8")
+
+
+def pair_key(identity: EpisodeIdentity) -> tuple[Any, ...]:
+    """The Vanilla/Mirror pairing cell of an identity: everything except suite and repetition.
+
+    The readable fields come first so that sorted comparisons keep the table order (world, model, task,
+    configuration, budget); the canonical JSON of the rest makes the key exact.
+    """
+    i = identity
+    return (i.world, i.model.name, i.task.value, i.configuration, i.budget, _rest(i, "suite", "repetition"))
+
+
+def model_label(model: ModelSettings, others: Iterable[ModelSettings] = ()) -> str:
+    """The table label of a model: its name, plus its settings when another model of that name differs.
+
+    A valid grid has one settings object per model name; the settings appear only when a report pools
+    several (``--include-foreign``), so rows of different temperatures are never merged under one name.
+    """
+    clash = any(o.name == model.name and o != model for o in others)
+    if not clash:
+        return model.name
+    return f"{model.name} (T={model.temperature:g}, max_out={model.max_output_tokens}, reasoning={model.reasoning})"
+
+
 @dataclass(frozen=True)
 class Comparison:
     """One paired Vanilla/Mirror comparison p ∈ P (means over repetitions; SR in percent)."""
@@ -81,6 +116,7 @@ class Comparison:
     mirror_sr: float
     n_vanilla: int
     n_mirror: int
+    model_settings: ModelSettings | None = None  #: the model with its settings (``model`` is its label)
 
     @property
     def d_score(self) -> float:
@@ -97,14 +133,9 @@ class Comparison:
         return biome_of(self.world)
 
     @property
-    def unit(self) -> tuple[str, str]:
-        """The world pair (Vanilla world, suite): the bootstrap's resampling unit."""
-        return (self.world, self.suite)
-
-
-def _cell(r: EpisodeRecord) -> tuple[str, str, str, str, int]:
-    i = r.identity
-    return (i.world, i.model.name, i.task.value, i.configuration, i.budget)
+    def unit(self) -> str:
+        """The Vanilla world: the bootstrap's resampling cluster (it carries all its suites)."""
+        return self.world
 
 
 def paired_comparisons(records: Iterable[EpisodeRecord]) -> list[Comparison]:
@@ -114,42 +145,59 @@ def paired_comparisons(records: Iterable[EpisodeRecord]) -> list[Comparison]:
         records: final episode records; fault records are skipped.
 
     Returns:
-        One :class:`Comparison` per (world, model, task, configuration, budget, suite) having at least
+        One :class:`Comparison` per (cell, suite) (:func:`pair_key`) having at least
         one Vanilla and one Mirror episode, in sorted order.
     """
     vanilla: dict[tuple, list[EpisodeRecord]] = defaultdict(list)
     mirror: dict[tuple, list[EpisodeRecord]] = defaultdict(list)
+    models: set[ModelSettings] = set()
     for r in records:
         if is_fault(r):
             continue
+        models.add(r.identity.model)
         if r.identity.suite is None:
-            vanilla[_cell(r)].append(r)
+            vanilla[pair_key(r.identity)].append(r)
         else:
-            mirror[(*_cell(r), r.identity.suite)].append(r)
+            mirror[(*pair_key(r.identity), r.identity.suite)].append(r)
     out = []
     for key in sorted(mirror):
         cell, suite = key[:-1], key[-1]
         v, m = vanilla.get(cell), mirror[key]
         if not v:
             continue
-        world, model, task, config, budget = cell
+        i = m[0].identity
         out.append(
             Comparison(
-                world=world,
+                world=i.world,
                 suite=suite,
-                model=model,
-                task=task,
-                configuration=config,
-                budget=budget,
+                model=model_label(i.model, models),
+                task=i.task.value,
+                configuration=i.configuration,
+                budget=i.budget,
                 vanilla_score=score(v),
                 mirror_score=score(m),
                 vanilla_sr=success_rate(v),
                 mirror_sr=success_rate(m),
                 n_vanilla=len(v),
                 n_mirror=len(m),
+                model_settings=i.model,
             )
         )
     return out
+
+
+def unpaired_mirror(records: Iterable[EpisodeRecord]) -> list[EpisodeRecord]:
+    """Non-fault Mirror records whose cell has no non-fault Vanilla record (they count in Mirror Score and
+    SR but in no RIE; the report notes them). Disclosed records are Mirror-only by design and not listed."""
+    recs = [r for r in records if not is_fault(r)]
+    vanilla = {pair_key(r.identity) for r in recs if r.identity.suite is None}
+    return [
+        r
+        for r in recs
+        if r.identity.suite is not None
+        and r.identity.disclosure == "hidden"
+        and pair_key(r.identity) not in vanilla
+    ]
 
 
 @dataclass(frozen=True)
@@ -196,33 +244,44 @@ class DisclosurePair:
         return self.disclosed_sr - self.hidden_sr
 
     @property
-    def unit(self) -> tuple[str, str]:
-        return (self.world, self.suite)
+    def unit(self) -> str:
+        """The Vanilla world: the bootstrap's resampling cluster."""
+        return self.world
 
 
 def disclosure_pairs(records: Iterable[EpisodeRecord]) -> list[DisclosurePair]:
     """Pair every disclosed Mirror cell with the hidden cell of the same agent (see module docstring)."""
     cells: dict[tuple, dict[str, list[EpisodeRecord]]] = defaultdict(lambda: defaultdict(list))
+    models: set[ModelSettings] = set()
     for r in records:
         i = r.identity
         if is_fault(r) or i.suite is None:
             continue
-        key = (i.world, i.suite, i.model.name, i.task.value, i.agent, i.budget)
+        models.add(i.model)
+        key = (
+            i.world,
+            i.suite,
+            i.model.name,
+            i.task.value,
+            i.agent,
+            i.budget,
+            _rest(i, "disclosure", "repetition"),
+        )
         cells[key][i.disclosure].append(r)
     out = []
     for key in sorted(cells):
         hidden, disclosed = cells[key].get("hidden"), cells[key].get("disclosed")
         if not hidden or not disclosed:
             continue
-        world, suite, model, task, agent, budget = key
+        i = hidden[0].identity
         out.append(
             DisclosurePair(
-                world=world,
-                suite=suite,
-                model=model,
-                task=task,
-                agent=agent,
-                budget=budget,
+                world=i.world,
+                suite=key[1],
+                model=model_label(i.model, models),
+                task=i.task.value,
+                agent=i.agent,
+                budget=i.budget,
                 hidden_score=score(hidden),
                 disclosed_score=score(disclosed),
                 hidden_sr=success_rate(hidden),

@@ -56,7 +56,7 @@ def plot_rie_by_suite(table: Table, path: Path) -> Path:
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(x, labels)
     ax.set_ylabel("Vanilla − Mirror")
-    ax.set_title("RIE by rule suite (95% bootstrap CI over world pairs)")
+    ax.set_title("RIE by rule suite (95% cluster bootstrap CI over Vanilla worlds)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path)

@@ -4,30 +4,51 @@ The report reads the run folder's ``results.jsonl`` (:mod:`mirrorcraft.metrics.r
 record of every episode, excludes infrastructure-fault records from all metrics (they are listed), and
 writes into ``<run_dir>/report/``:
 
-* ``report.md`` — a header (counts, excluded faults, ignored lines, integrity notes) and every table;
+* ``report.md`` — a header (counts, excluded records, ignored lines, integrity notes) and every table;
 * ``<table>.csv`` — one per table, unrounded;
 * ``rie_by_suite.png`` and ``irr_rl_by_configuration.png``.
 
-Integrity checks before aggregation (paper appendix E: world, Vanilla/Mirror, task, configuration,
+**Which records a report uses** (:func:`select_records`): only records of the run's ``grid.json`` (its
+expanded episode ids). A valid record of another grid (another study seed, another temperature, a record
+appended by hand) is listed and excluded, unless ``include_foreign=True`` (``report --include-foreign``)
+says explicitly to pool it; a run folder without ``grid.json`` (an ``episode`` output folder) uses every
+record and says so. Records of one episode id that differ are a conflict the report refuses to settle
+unless told which wins (:func:`~mirrorcraft.metrics.results.load_final_records`).
+
+**Integrity checks before aggregation** (paper appendix E: world, Vanilla/Mirror, task, configuration,
 disclosure and budget are checked): each record passed the contract checks on load (identity, id, seed,
-scores, encounters); in addition the recorded spawn biome must match the Vanilla world's biome group,
+scores, encounters); in addition a record whose encounters name a rule its suite's manifest does not
+declare is excluded (listed), the recorded spawn biome must match the Vanilla world's biome group (noted),
 and records not produced by a game (synthetic records) are flagged in the header.
+
+**Atomic output.** Everything is written into a fresh hidden folder of the run folder first, then swapped
+in for ``report/`` by renames, so an interrupted report never leaves a half-written ``report/``: it holds
+either the previous complete report or the new one (:func:`_swap_in`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mirrorcraft.contracts import EpisodeRecord, StudyGrid
+from mirrorcraft.errors import ContractError
 from mirrorcraft.metrics import tables
-from mirrorcraft.metrics.paired import biome_of, is_fault
-from mirrorcraft.metrics.plots import plot_irr_rl, plot_rie_by_suite
-from mirrorcraft.metrics.results import ResultsScan, load_final_records
+from mirrorcraft.metrics.encounters import unknown_rule_ids
+from mirrorcraft.metrics.paired import biome_of, is_fault, unpaired_mirror
+from mirrorcraft.metrics.results import ConflictPolicy, ResultsScan, load_final_records, writing
 from mirrorcraft.metrics.synthetic import SYNTHETIC_MARK
 
 REPORT_DIR = "report"
+#: Prefix of the hidden folders a report is assembled in (and of the previous report while it is swapped out).
+STAGING_PREFIX = ".report-"
+#: Entries listed per category in the header (the counts are always complete).
+LISTED = 20
 
 
 def build_tables(
@@ -42,7 +63,7 @@ def build_tables(
     Args:
         records: final episode records.
         n_boot: bootstrap replicates per interval.
-        seed: bootstrap seed.
+        seed: bootstrap seed (also the seed of the permutation test's Monte Carlo draws, when used).
         checkpoints: action counts of the horizon table.
 
     Returns:
@@ -51,6 +72,7 @@ def build_tables(
     return [
         tables.by_configuration(records, n_boot=n_boot, seed=seed),
         tables.by_suite(records, n_boot=n_boot, seed=seed),
+        tables.significance(records, seed=seed),
         tables.by_task_model_configuration(records, n_boot=n_boot, seed=seed),
         tables.by_biome(records, n_boot=n_boot, seed=seed),
         tables.disclosure(records, n_boot=n_boot, seed=seed),
@@ -61,7 +83,7 @@ def build_tables(
 
 
 def integrity_notes(records: Sequence[EpisodeRecord]) -> list[str]:
-    """Problems found by the pre-aggregation checks (empty when all is well)."""
+    """Problems found by the pre-aggregation checks that do not exclude a record (empty when all is well)."""
     notes = []
     for r in records:
         if r.spawn is not None:
@@ -74,56 +96,171 @@ def integrity_notes(records: Sequence[EpisodeRecord]) -> list[str]:
     return notes
 
 
-def grid_coverage(run_dir: Path, records: Sequence[EpisodeRecord]) -> list[str]:
-    """Compare the records with the run's ``grid.json`` (missing episodes, records outside the grid).
+def read_run_grid(run_dir: Path) -> StudyGrid | None:
+    """The run's ``grid.json`` as a :class:`StudyGrid`, or None without one.
 
-    The grid is read as plain JSON and expanded with the contract's :class:`StudyGrid` (no import of
-    :mod:`mirrorcraft.study`: metrics sit below the study in the dependency order).
+    Read as plain JSON and validated with the contract (no import of :mod:`mirrorcraft.study`: metrics sit
+    below the study in the dependency order).
+
+    Raises:
+        ContractError: ``grid.json`` is not valid JSON or not a valid grid.
     """
     path = run_dir / "grid.json"
     if not path.exists():
-        return ["no grid.json in the run folder: completeness not checked"]
-    grid = StudyGrid.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    expected = {i.episode_id for i in grid.expand()}
-    have = {r.episode_id for r in records}
-    lines = [f"grid {grid.name}: {len(expected)} episodes, {len(expected & have)} with a final record"]
-    if expected - have:
-        lines.append(f"**incomplete study: {len(expected - have)} episodes have no record yet**")
-    if have - expected:
-        lines.append(f"**{len(have - expected)} records do not belong to the grid**")
-    return lines
+        return None
+    try:
+        return StudyGrid.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except (json.JSONDecodeError, ValueError) as err:
+        raise ContractError(f"{path}: not a valid study grid: {err}") from err
 
 
-def _header(records: Sequence[EpisodeRecord], scan: ResultsScan) -> str:
-    faults = [r for r in records if is_fault(r)]
-    synthetic = sum(r.prompt_template_version == SYNTHETIC_MARK for r in records)
+@dataclass
+class Selection:
+    """The records a report uses and the ones it excludes, with the reasons."""
+
+    used: list[EpisodeRecord]
+    grid: StudyGrid | None
+    expected: set[str] = field(default_factory=set)  #: episode ids of the grid
+    foreign: list[EpisodeRecord] = field(default_factory=list)  #: records outside the grid
+    foreign_included: bool = False
+    bad_rules: list[tuple[EpisodeRecord, list[str]]] = field(default_factory=list)
+
+
+def select_records(
+    records: Sequence[EpisodeRecord], grid: StudyGrid | None, *, include_foreign: bool = False
+) -> Selection:
+    """Keep the records of ``grid`` (all of them without a grid) whose encounters name manifest rules.
+
+    Args:
+        records: final records of the run folder.
+        grid: the run's grid (None: no grid.json; every record is used).
+        include_foreign: also use records outside the grid (they are still listed).
+    """
+    expected = {i.episode_id for i in grid.expand()} if grid is not None else set()
+    sel = Selection(used=[], grid=grid, expected=expected, foreign_included=include_foreign)
+    for r in records:
+        bad = unknown_rule_ids(r)
+        if bad:
+            sel.bad_rules.append((r, bad))
+            continue
+        if grid is not None and r.episode_id not in expected:
+            sel.foreign.append(r)
+            if not include_foreign:
+                continue
+        sel.used.append(r)
+    return sel
+
+
+def _describe(r: EpisodeRecord) -> str:
+    i = r.identity
+    return (
+        f"{r.episode_id} {i.world_id} {i.task.value} {i.configuration} model {i.model.name} "
+        f"(T={i.model.temperature:g}) study seed {i.study_seed} rep {i.repetition}"
+    )
+
+
+def _header(records: Sequence[EpisodeRecord], scan: ResultsScan, sel: Selection, settled: str | None) -> str:
+    used = sel.used
+    faults = [r for r in used if is_fault(r)]
+    synthetic = sum(r.prompt_template_version == SYNTHETIC_MARK for r in used)
     lines = [
         f"# MirrorCraft report: {scan.path.parent}",
         "",
         f"- episodes with a final record: {len(records)}",
-        f"- used in metrics: {len(records) - len(faults)}",
+        f"- used in metrics: {len(used) - len(faults)}",
         f"- excluded infrastructure faults (after bounded retries): {len(faults)}",
         f"- ignored lines of results.jsonl: {len(scan.bad_lines)}",
-        f"- duplicate records ignored: {len(scan.duplicates)}",
+        f"- identical duplicate records ignored: {len(scan.duplicates)}",
     ]
-    lines += [f"- {line}" for line in grid_coverage(scan.path.parent, records)]
+    if scan.conflicts:
+        lines.append(f"- **conflicting records settled by {settled}: {len(scan.conflicts)}**")
+        lines += [f"  - {c}" for c in scan.conflicts[:LISTED]]
+    if sel.grid is None:
+        lines.append(
+            "- no grid.json in the run folder: records not checked against a grid, completeness unknown"
+        )
+    else:
+        have = {r.episode_id for r in records}
+        missing = sel.expected - have
+        lines.append(
+            f"- grid {sel.grid.name}: {len(sel.expected)} episodes, {len(sel.expected & have)} with a final record"
+        )
+        if missing:
+            lines.append(f"- **incomplete study: {len(missing)} episodes have no record yet**")
+    if sel.foreign:
+        how = "INCLUDED (--include-foreign)" if sel.foreign_included else "excluded"
+        lines.append(f"- **{len(sel.foreign)} records do not belong to the grid: {how}**")
+        lines += [f"  - {_describe(r)}" for r in sel.foreign[:LISTED]]
+    if sel.bad_rules:
+        lines.append(
+            f"- **{len(sel.bad_rules)} records excluded: encounter rule ids not in the suite manifest**"
+        )
+        lines += [f"  - {_describe(r)}: {', '.join(bad)}" for r, bad in sel.bad_rules[:LISTED]]
+    lone = unpaired_mirror(used)
+    if lone:
+        lines.append(
+            f"- Mirror episodes without a Vanilla episode of their cell: {len(lone)} (in Mirror Score and SR, "
+            "in no RIE)"
+        )
+        lines += [f"  - {_describe(r)}" for r in lone[:LISTED]]
     if synthetic:
         lines.append(
             f"- **{synthetic} synthetic records** (built by mirrorcraft.metrics.synthetic, not game episodes)"
         )
-    lines += [f"  - {b}" for b in scan.bad_lines[:20]]
+    lines += [f"  - {b}" for b in scan.bad_lines[:LISTED]]
     lines += [
         f"  - fault: {r.episode_id} {r.identity.world_id} {r.infrastructure_faults[-1].kind}"
-        for r in faults[:20]
+        for r in faults[:LISTED]
         if r.infrastructure_faults
     ]
-    notes = integrity_notes(records)
+    notes = integrity_notes(used)
     if notes:
         lines.append(f"- integrity problems: {len(notes)}")
-        lines += [f"  - {n}" for n in notes[:20]]
+        lines += [f"  - {n}" for n in notes[:LISTED]]
     lines.append("")
     lines.append("Values are rounded for display only; the CSV files hold unrounded values.")
     return "\n".join(lines) + "\n"
+
+
+def load_report_records(
+    run_dir: Path | str,
+    *,
+    include_foreign: bool = False,
+    keep: ConflictPolicy = "refuse",
+    keep_lines: Iterable[int] = (),
+) -> tuple[list[EpisodeRecord], ResultsScan, Selection]:
+    """The final records of a run folder, the scan, and the selection a report uses (module docstring).
+
+    Raises:
+        ContractError: no results file, an invalid ``grid.json``.
+        RecordConflictError: an unsettled conflict.
+    """
+    run_dir = Path(run_dir)
+    records, scan = load_final_records(run_dir, keep=keep, keep_lines=keep_lines)
+    sel = select_records(records, read_run_grid(run_dir), include_foreign=include_foreign)
+    return records, scan, sel
+
+
+def _swap_in(staging: Path, out: Path) -> None:
+    """Replace ``out`` by the complete folder ``staging`` with renames (never a half-written ``out``).
+
+    A kill between the two renames leaves no ``out`` and the previous report in a hidden ``.report-``
+    folder; the next report removes such leftovers (:func:`_clean_staging`).
+    """
+    old: Path | None = None
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX + "old-", dir=out.parent))
+        old.rmdir()
+        os.replace(out, old)
+    os.replace(staging, out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _clean_staging(run_dir: Path) -> None:
+    for p in run_dir.glob(STAGING_PREFIX + "*"):
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
 
 
 def report(
@@ -133,8 +270,11 @@ def report(
     seed: int = 0,
     checkpoints: Sequence[int] = (100, 150, 200),
     plots: bool = True,
+    include_foreign: bool = False,
+    keep: ConflictPolicy = "refuse",
+    keep_lines: Iterable[int] = (),
 ) -> list[Path]:
-    """Write the full report of a study run into ``<run_dir>/report/``.
+    """Write the full report of a study run into ``<run_dir>/report/`` (atomically, module docstring).
 
     Args:
         run_dir: the run folder (holds ``results.jsonl``).
@@ -142,24 +282,48 @@ def report(
         seed: bootstrap seed (the report is a deterministic function of the records and this seed).
         checkpoints: action counts of the horizon table.
         plots: also write the PNG figures.
+        include_foreign: also use records that do not belong to the run's ``grid.json`` (listed).
+        keep: how conflicting records of one episode are settled (``"refuse"``: raise).
+        keep_lines: lines of ``results.jsonl`` whose record wins its conflict.
 
     Returns:
         The written files: ``report.md``, one CSV per table, then the PNGs.
 
     Raises:
-        ContractError: ``run_dir`` has no results file.
+        ContractError: ``run_dir`` has no results file, or its ``grid.json`` is invalid.
+        RecordConflictError: conflicting records and no rule saying which wins.
+        RunFolderError: the report folder cannot be written (the message names the path).
     """
+    from mirrorcraft.metrics.plots import plot_irr_rl, plot_rie_by_suite
+
     run_dir = Path(run_dir)
-    records, scan = load_final_records(run_dir)
+    keep_lines = list(keep_lines)
+    records, scan, sel = load_report_records(
+        run_dir, include_foreign=include_foreign, keep=keep, keep_lines=keep_lines
+    )
+    settled = ", ".join(
+        ([f"--keep-line {', '.join(map(str, keep_lines))}"] if keep_lines else [])
+        + ([f"--conflicts {keep}"] if keep != "refuse" else [])
+    )
+    built = build_tables(sel.used, n_boot=n_boot, seed=seed, checkpoints=checkpoints)
     out = run_dir / REPORT_DIR
-    out.mkdir(parents=True, exist_ok=True)
-    built = build_tables(records, n_boot=n_boot, seed=seed, checkpoints=checkpoints)
-    md = [_header(records, scan)] + [t.to_markdown() for t in built]
-    md_path = out / "report.md"
-    md_path.write_text("\n".join(md), encoding="utf-8")
-    paths = [md_path] + [t.write_csv(out / f"{t.name}.csv") for t in built]
+    names = ["report.md"] + [f"{t.name}.csv" for t in built]
     if plots:
-        by_name = {t.name: t for t in built}
-        paths.append(plot_rie_by_suite(by_name["by_suite"], out / "rie_by_suite.png"))
-        paths.append(plot_irr_rl(by_name["irr_rl"], out / "irr_rl_by_configuration.png"))
-    return paths
+        names += ["rie_by_suite.png", "irr_rl_by_configuration.png"]
+    with writing(out, then="rerun the report (the previous report/ is unchanged)", exact=True):
+        _clean_staging(run_dir)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=run_dir))
+        try:
+            md = [_header(records, scan, sel, settled)] + [t.to_markdown() for t in built]
+            (staging / "report.md").write_text("\n".join(md), encoding="utf-8")
+            for t in built:
+                t.write_csv(staging / f"{t.name}.csv")
+            if plots:
+                by_name = {t.name: t for t in built}
+                plot_rie_by_suite(by_name["by_suite"], staging / "rie_by_suite.png")
+                plot_irr_rl(by_name["irr_rl"], staging / "irr_rl_by_configuration.png")
+            _swap_in(staging, out)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    return [out / n for n in names]

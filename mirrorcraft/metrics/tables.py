@@ -13,6 +13,8 @@ records; nothing is copied from the paper):
 :func:`irr_rl`                     Table 9: IRR and RL per suite × configuration and their suite average
 :func:`horizon`                    Table 3: cumulative SR at action checkpoints, Vanilla and Mirror
 :func:`costs`                      Table 6 (lower panel): actions, time, cost, Vanilla and Mirror; totals
+:func:`significance`               ours: per suite, the sign-flip p-value of RIE and the minimum
+                                   detectable RIE (:mod:`mirrorcraft.metrics.inference`)
 =================================  ==========================================================================
 
 Pooling decisions (documented in docs/metrics.md): Score/SR cells are plain means over the episodes of
@@ -20,7 +22,12 @@ the cell (with a complete grid this weights suites, worlds and tasks equally); R
 paired differences (:mod:`mirrorcraft.metrics.paired`); tables about the six base configurations
 (by suite, by biome) use only configurations that ran in both Vanilla and Mirror; Actions, Time and Cost
 are averaged over Mirror episodes (paper Table 2). Every value is kept unrounded in the rows (and the
-CSV); :meth:`Table.to_markdown` rounds for display only.
+CSV); :meth:`Table.to_markdown` rounds for display only. A missing value (no interval, no episodes,
+undefined) is "–" in Markdown and an empty cell in every CSV column.
+
+Model labels are model names; when the records hold one name with several settings (a report with
+``--include-foreign``), the label carries the settings (:func:`~mirrorcraft.metrics.paired.model_label`)
+so different temperatures are never merged into one row.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from mirrorcraft.contracts import AGENT_CONFIGURATIONS, SUITE_IDS, EpisodeRecord
 from mirrorcraft.metrics.bootstrap import bootstrap_ci
 from mirrorcraft.metrics.encounters import encounter_outcomes, suite_average
 from mirrorcraft.metrics.horizon import horizon_sr, mean_actions, mean_cost, mean_minutes
+from mirrorcraft.metrics.inference import ALPHA, POWER, minimum_detectable_effect, sign_flip_test, world_sd
 from mirrorcraft.metrics.paired import (
     Comparison,
     DisclosurePair,
@@ -45,10 +53,12 @@ from mirrorcraft.metrics.paired import (
     disclosure_delta,
     disclosure_pairs,
     is_fault,
+    model_label,
     paired_comparisons,
     rie,
     score,
     success_rate,
+    unpaired_mirror,
 )
 
 ALL = "all"
@@ -58,7 +68,7 @@ ALL = "all"
 class Column:
     """A table column: row key, header and display format.
 
-    Formats: ``str``, ``int``, ``f1`` (one decimal), ``f2``, ``signed`` (``+1.2``), ``pct`` (``12.3%``),
+    Formats: ``str``, ``int``, ``f1`` (one decimal), ``f2``, ``f3``, ``signed`` (``+1.2``), ``pct`` (``12.3%``),
     ``ci`` (the value is a ``(low, high)`` pair shown as ``[lo, hi]``; the CSV gets ``_lo``/``_hi``).
     """
 
@@ -83,6 +93,8 @@ def _fmt(value: Any, fmt: str) -> str:
         return str(int(value))
     if fmt == "f2":
         return f"{value:.2f}"
+    if fmt == "f3":
+        return f"{value:.3f}"
     if fmt == "signed":
         return f"{value:+.1f}"
     if fmt == "pct":
@@ -125,11 +137,16 @@ class Table:
                 for c in self.columns:
                     v = row.get(c.key)
                     if c.fmt == "ci":
-                        out += list(v) if v is not None else ["", ""]
+                        out += [_csv_cell(x) for x in v] if v is not None else ["", ""]
                     else:
-                        out.append("" if v is None or (isinstance(v, float) and math.isnan(v)) else v)
+                        out.append(_csv_cell(v))
                 w.writerow(out)
         return path
+
+
+def _csv_cell(value: Any) -> Any:
+    """The one missing-value convention of the CSV files: None and NaN are an empty cell."""
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
 
 def config_order(configs: Sequence[str]) -> list[str]:
@@ -145,6 +162,23 @@ def config_order(configs: Sequence[str]) -> list[str]:
 
 def _valid(records: Sequence[EpisodeRecord]) -> list[EpisodeRecord]:
     return [r for r in records if not is_fault(r)]
+
+
+def _labels(records: Sequence[EpisodeRecord]) -> Callable[[EpisodeRecord], str]:
+    """The model label of each record (its name unless one name has several settings in ``records``)."""
+    models = {r.identity.model for r in records}
+    return lambda r: model_label(r.identity.model, models)
+
+
+def _unpaired_note(records: Sequence[EpisodeRecord]) -> list[str]:
+    lone = unpaired_mirror(records)
+    if not lone:
+        return []
+    ex = ", ".join(sorted({r.identity.world_id for r in lone})[:5])
+    return [
+        f"{len(lone)} Mirror episodes have no Vanilla episode of their cell (e.g. {ex}): they count in "
+        "Mirror Score and SR, but in no RIE."
+    ]
 
 
 def _rie_cells(comps: Sequence[Comparison], n_boot: int, seed: int) -> dict[str, Any]:
@@ -218,7 +252,8 @@ def by_configuration(records: Sequence[EpisodeRecord], *, n_boot: int = 2000, se
     """Paper Table 2: per model (then pooled over models) and configuration."""
     recs = _valid(records)
     comps = paired_comparisons(recs)
-    models = sorted({r.identity.model.name for r in recs})
+    label = _labels(recs)
+    models = sorted({label(r) for r in recs})
     table = Table(
         "by_configuration",
         "Results by configuration and disclosure condition (Mirror pools M01–M06)",
@@ -227,17 +262,15 @@ def by_configuration(records: Sequence[EpisodeRecord], *, n_boot: int = 2000, se
         + _RIE_COLUMNS
         + _COST_COLUMNS,
         notes=[
-            "SR in percent, RIE_SR in percentage points; CIs: percentile bootstrap over world pairs. "
+            "SR in percent, RIE_SR in percentage points; CIs: percentile cluster bootstrap over Vanilla "
+            "worlds (each draw takes a world with all its suites; – with fewer than two worlds). "
             "Actions, time and cost are means over Mirror episodes."
-        ],
+        ]
+        + _unpaired_note(recs),
     )
     for model in [*models, ALL] if len(models) > 1 else models:
         for config in config_order([r.identity.configuration for r in recs]):
-            sel = [
-                r
-                for r in recs
-                if r.identity.configuration == config and model in (ALL, r.identity.model.name)
-            ]
+            sel = [r for r in recs if r.identity.configuration == config and model in (ALL, label(r))]
             if not sel:
                 continue
             cs = [c for c in comps if c.configuration == config and model in (ALL, c.model)]
@@ -257,7 +290,11 @@ def by_suite(records: Sequence[EpisodeRecord], *, n_boot: int = 2000, seed: int 
         [Column("suite", "Suite", "str"), Column("mirror_score", "Score"), Column("mirror_sr", "SR", "pct")]
         + _RIE_COLUMNS
         + [Column("n_mirror", "n M", "int")],
-        notes=["RIE = Vanilla minus Mirror; positive = worse in Mirror. CIs resample world pairs."],
+        notes=[
+            "RIE = Vanilla minus Mirror; positive = worse in Mirror. CIs resample Vanilla worlds with all "
+            "their suites (– with fewer than two worlds)."
+        ]
+        + _unpaired_note(recs),
     )
     for suite in [*SUITE_IDS, ALL]:
         m = [r for r in recs if r.identity.suite is not None and suite in (ALL, r.identity.suite)]
@@ -281,6 +318,7 @@ def by_task_model_configuration(
     """Paper Table 7: per task × model × configuration."""
     recs = _valid(records)
     comps = paired_comparisons(recs)
+    label = _labels(recs)
     table = Table(
         "by_task_model_configuration",
         "Vanilla and paired Mirror performance, RIE and cost by task, model and configuration",
@@ -296,15 +334,14 @@ def by_task_model_configuration(
     tasks = sorted(
         {r.identity.task.value for r in recs}, key=lambda t: ["iron_armor", "diamond", "enchantment"].index(t)
     )
-    models = sorted({r.identity.model.name for r in recs})
+    models = sorted({label(r) for r in recs})
     for task in tasks:
         for model in models:
             for config in config_order([r.identity.configuration for r in recs]):
                 sel = [
                     r
                     for r in recs
-                    if (r.identity.task.value, r.identity.model.name, r.identity.configuration)
-                    == (task, model, config)
+                    if (r.identity.task.value, label(r), r.identity.configuration) == (task, model, config)
                 ]
                 if not sel:
                     continue
@@ -430,33 +467,104 @@ def irr_rl(records: Sequence[EpisodeRecord]) -> Table:
 
 def horizon(records: Sequence[EpisodeRecord], checkpoints: Sequence[int] = (100, 150, 200)) -> Table:
     """Paper Table 3: cumulative SR (%) at each checkpoint, Vanilla and Mirror, averaged equally over tasks,
-    per model and configuration (the paper's horizon study is Gemini only)."""
+    per model and configuration (the paper's horizon study is Gemini only).
+
+    Only checkpoints within a budget are shown: a checkpoint above every record's budget gets no column
+    (listed in the notes), and a cell at checkpoint k uses only the episodes whose budget is at least k
+    ("–" when there are none), so a budget-50 episode never reads as SR@200.
+    """
     recs = _valid(records)
-    cols = [Column("model", "Model", "str"), Column("configuration", "Configuration", "str")]
-    for k in checkpoints:
-        cols += [Column(f"vanilla_{k}", f"V@{k}", "pct"), Column(f"mirror_{k}", f"M@{k}", "pct")]
+    label = _labels(recs)
     budgets = sorted({r.identity.budget for r in recs})
+    top = max(budgets, default=0)
+    shown = [k for k in checkpoints if k <= top]
+    dropped = [k for k in checkpoints if k > top]
+    cols = [Column("model", "Model", "str"), Column("configuration", "Configuration", "str")]
+    for k in shown:
+        cols += [Column(f"vanilla_{k}", f"V@{k}", "pct"), Column(f"mirror_{k}", f"M@{k}", "pct")]
+    notes = [f"Budgets in these records: {budgets}; SR@k uses only episodes whose budget is at least k."]
+    if dropped:
+        notes.append(f"Checkpoints above every budget not shown: {dropped}.")
     table = Table(
-        "horizon",
-        "Cumulative SR (%) by action checkpoint, averaged equally over tasks",
-        cols,
-        notes=[f"Budgets in these records: {budgets}; SR@k for k above an episode's budget is its final SR."],
+        "horizon", "Cumulative SR (%) by action checkpoint, averaged equally over tasks", cols, notes=notes
     )
     select: dict[str, Callable[[EpisodeRecord], bool]] = {
         "vanilla": lambda r: r.identity.suite is None,
         "mirror": lambda r: r.identity.suite is not None,
     }
-    for model in sorted({r.identity.model.name for r in recs}):
+    for model in sorted({label(r) for r in recs}) if shown else []:
         for config in config_order([r.identity.configuration for r in recs]):
-            mine = [r for r in recs if r.identity.configuration == config and r.identity.model.name == model]
+            mine = [r for r in recs if r.identity.configuration == config and label(r) == model]
             if not mine:
                 continue
             row: dict[str, Any] = {"model": model, "configuration": config}
             for cond, pick in select.items():
-                sel = [r for r in mine if pick(r)]
-                for k in checkpoints:
+                for k in shown:
+                    sel = [r for r in mine if pick(r) and r.identity.budget >= k]
                     row[f"{cond}_{k}"] = horizon_sr(sel, k) if sel else None
             table.rows.append(row)
+    return table
+
+
+def significance(
+    records: Sequence[EpisodeRecord], *, alpha: float = ALPHA, power: float = POWER, seed: int = 0
+) -> Table:
+    """Per suite (and pooled): RIE, its sign-flip permutation p-value, and the minimum detectable RIE.
+
+    Configurations evaluated in both settings, like :func:`by_suite`. The test and the MDE treat Vanilla
+    worlds as the independent units (:mod:`mirrorcraft.metrics.inference`); the pooled row has an MDE but no
+    p-value (the six suites share one Vanilla world, so a joint sign flip is no relabelling).
+    """
+    recs = _valid(records)
+    base = _base_configs(recs)
+    comps = paired_comparisons([r for r in recs if r.identity.configuration in base])
+    table = Table(
+        "significance",
+        f"Significance and power of RIE by rule suite (two-sided α = {alpha:g}, power {power:g})",
+        [
+            Column("suite", "Suite", "str"),
+            Column("pairs", "pairs", "int"),
+            Column("worlds", "worlds", "int"),
+            Column("rie_sc", "RIE_SC", "signed"),
+            Column("p_sc", "p (SC)", "f3"),
+            Column("rie_sr", "RIE_SR (pp)", "signed"),
+            Column("p_sr", "p (SR)", "f3"),
+            Column("sd_sc", "σ_world SC"),
+            Column("mde_sc", "MDE_SC"),
+            Column("sd_sr", "σ_world SR"),
+            Column("mde_sr", "MDE_SR (pp)"),
+        ],
+        notes=[
+            "p: exact sign-flip permutation test over Vanilla worlds (each world's differences flip together; "
+            "Monte Carlo above 16 worlds). MDE = (z_{1−α/2} + z_{power}) · σ_world / √worlds, σ_world the SD "
+            "of the per-world mean differences (– with fewer than two worlds). No p for the pooled row: its "
+            "suites share each Vanilla world. See docs/metrics.md."
+        ],
+    )
+    for suite in [*SUITE_IDS, ALL]:
+        cs = [c for c in comps if suite in (ALL, c.suite)]
+        if not cs:
+            continue
+        units = [c.unit for c in cs]
+        sc, sr = [c.d_score for c in cs], [c.d_sr for c in cs]
+        n_worlds = len(set(units))
+        sd_sc, sd_sr = world_sd(sc, units), world_sd(sr, units)
+        eff = rie(cs)
+        table.rows.append(
+            {
+                "suite": "pooled" if suite == ALL else suite,
+                "pairs": len(cs),
+                "worlds": n_worlds,
+                "rie_sc": eff.score,
+                "p_sc": None if suite == ALL else sign_flip_test(sc, units, seed=seed),
+                "rie_sr": eff.sr,
+                "p_sr": None if suite == ALL else sign_flip_test(sr, units, seed=seed),
+                "sd_sc": sd_sc,
+                "mde_sc": minimum_detectable_effect(sd_sc, n_worlds, alpha=alpha, power=power),
+                "sd_sr": sd_sr,
+                "mde_sr": minimum_detectable_effect(sd_sr, n_worlds, alpha=alpha, power=power),
+            }
+        )
     return table
 
 
@@ -477,14 +585,11 @@ def costs(records: Sequence[EpisodeRecord]) -> Table:
         Column("total_cost_usd", "total cost ($)", "f2"),
     ]
     table = Table("costs", "Actions, time and cost per episode (means) and totals", cols)
-    models = sorted({r.identity.model.name for r in recs})
+    label = _labels(recs)
+    models = sorted({label(r) for r in recs})
     for model in [*models, ALL] if len(models) > 1 else models:
         for config in [*config_order([r.identity.configuration for r in recs]), ALL]:
-            mine = [
-                r
-                for r in recs
-                if model in (ALL, r.identity.model.name) and config in (ALL, r.identity.configuration)
-            ]
+            mine = [r for r in recs if model in (ALL, label(r)) and config in (ALL, r.identity.configuration)]
             if not mine:
                 continue
             row: dict[str, Any] = {"model": model, "configuration": config}

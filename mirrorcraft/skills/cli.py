@@ -169,9 +169,11 @@ def cmd_observations(args: argparse.Namespace) -> int:
 
 def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``check`` command (``reachability``, ``observations``) to ``run.py``'s subparsers."""
-    p = subparsers.add_parser("check", help="scripted controls: task reachability and paired observations")
+    p = subparsers.add_parser(
+        "check", help="scripted controls: task reachability and paired observations", allow_abbrev=False
+    )
     sub = p.add_subparsers(title="check commands", metavar="SUBCOMMAND", required=True)
-    common = argparse.ArgumentParser(add_help=False)
+    common = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     common.add_argument(
         "--world", default="sandbox", help="save folder, 'sandbox' or a built catalogue world"
     )
@@ -188,6 +190,7 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
         "reachability",
         parents=[common],
         help="run each task's scripted route in each world kind; print a table",
+        allow_abbrev=False,
     )
     r.add_argument("--task", choices=["iron_armor", "diamond", "enchantment"], help="only this task")
     r.add_argument("--verbose", action="store_true", help="print every call and its outcome")
@@ -205,6 +208,7 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
         "observations",
         parents=[common],
         help="check Vanilla and Mirror copies give byte-identical observations",
+        allow_abbrev=False,
     )
     o.set_defaults(handler=cmd_observations)
     return p

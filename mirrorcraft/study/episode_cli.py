@@ -15,6 +15,23 @@ driver (:mod:`mirrorcraft.study.runner`), so a record printed here is exactly wh
 * the default job: the scripted agent plays Diamond in ``plains-1`` and its six Mirror copies (worlds are
   built under ``OUT/worlds`` when missing) through :func:`~mirrorcraft.study.executors.run_study`, then
   the metrics report is written and Score/SR per world copy and RIE (Vanilla minus Mirror) are printed.
+
+**Usage errors before anything starts** (exit code 2, nothing written): an unknown ``--agent`` (argparse
+choices: the configurations, also listed by ``--help`` and ``python -m mirrorcraft.run list``), a world
+that is not a catalogue world, an LLM agent without ``--model``, a missing API key (litellm's
+``validate_environment``; not checked with ``--api-base``, a local endpoint needs no key), a ``--max-cost``
+for a model without a known price, the vanilla-jar checks.
+
+``--world sandbox`` is refused here although ``serve --world sandbox`` accepts it: the sandbox is a
+debug world for ``serve`` (a small flat build with no biome group, no Mirror copies and no catalogue
+seed), so an episode in it could never pair with anything or pass the report's integrity checks; an
+episode plays catalogue worlds only.
+
+**LLM flags** (:func:`add_llm_flags`, the same for ``study`` with ``--llm-timeout``/``--llm-retries``):
+``--api-base URL`` (an OpenAI-compatible endpoint), ``--api-key-env NAME``, ``--timeout S`` (seconds per
+attempt, default 60), ``--retries N`` (retries after the first attempt, default 2: 3 attempts),
+``--max-cost USD`` (the episode's spending cap) and ``--input-cost-per-token`` /
+``--output-cost-per-token`` (prices for a model litellm does not price).
 """
 
 from __future__ import annotations
@@ -29,13 +46,76 @@ from typing import Any
 from mirrorcraft.errors import MirrorCraftError
 
 DEFAULT_WORLD = "plains-1"
+#: Exit code of a usage error (argparse's own): nothing was started or written.
+USAGE = 2
 #: World radius of worlds the default job builds (a study's worlds use the generator default, 256).
 DEFAULT_JOB_RADIUS = 96
+
+
+class UsageError(MirrorCraftError):
+    """Bad command-line input found before anything starts (exit code :data:`USAGE`)."""
+
+
+def check_world(world: str) -> None:
+    """Refuse a ``--world`` that is not a catalogue world copy (module docstring: the sandbox).
+
+    Raises:
+        UsageError: the message names the world and the valid ones.
+    """
+    from mirrorcraft.contracts import SUITE_IDS, VANILLA_WORLDS
+
+    name, _, suite = world.partition("/")
+    if name == "sandbox":
+        raise UsageError(
+            "--world sandbox: the sandbox is a debug world for `serve`, not a benchmark world (no biome group, "
+            f"no Mirror copies, no catalogue seed); play a catalogue world: {', '.join(VANILLA_WORLDS)}"
+        )
+    if name not in VANILLA_WORLDS or (suite and suite not in SUITE_IDS):
+        raise UsageError(
+            f"--world {world}: not a catalogue world; expected one of {', '.join(VANILLA_WORLDS)}, "
+            f"optionally followed by /{'|/'.join(SUITE_IDS)}"
+        )
+
+
+def llm_runtime(args: argparse.Namespace, *, study: bool = False) -> dict[str, Any]:
+    """The :class:`~mirrorcraft.agents.llm.LLMRuntime` fields given on the command line (None ones left out)."""
+    fields = {
+        "api_base": args.api_base,
+        "api_key_env": args.api_key_env,
+        "timeout_s": args.llm_timeout if study else args.timeout,
+        "max_retries": args.llm_retries if study else args.retries,
+        "max_cost_usd": args.max_cost,
+        "input_cost_per_token": args.input_cost_per_token,
+        "output_cost_per_token": args.output_cost_per_token,
+    }
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def llm_preflight(models: Sequence[tuple[Any, Any]]) -> None:
+    """Check every LLM model before anything starts: its key (or ``--api-base``) and, with a cost cap, its
+    price. ``models`` holds ``(ModelSettings, LLMRuntime | dict | None)`` pairs; ``scripted`` is skipped.
+
+    Raises:
+        UsageError: one line naming the model and the missing variable or price.
+    """
+    from mirrorcraft.agents.llm import LLMSettings, credentials_problem, price_problem
+
+    for model, runtime in models:
+        if model.name == "scripted":
+            continue
+        try:
+            settings = LLMSettings.from_model_settings(model, runtime)
+        except ValueError as err:
+            raise UsageError(f"model {model.name}: {err}") from err
+        problem = credentials_problem(settings) or price_problem(settings)
+        if problem:
+            raise UsageError(problem)
 
 
 def _identity(args: argparse.Namespace) -> Any:
     from mirrorcraft.contracts import EpisodeIdentity, ModelSettings, parse_id, task_spec
 
+    check_world(args.world)
     parsed = parse_id(args.world)
     scripted = args.agent == "scripted"
     if not scripted and not args.model:
@@ -72,15 +152,20 @@ def _vanilla_args(args: argparse.Namespace) -> dict[str, Any]:
     return {"server_jar": jar, "accept_eula": True, "java": args.java}
 
 
-def _settings(args: argparse.Namespace, out: Path) -> Any:
+def _settings(args: argparse.Namespace, out: Path, identity: Any = None) -> Any:
     from mirrorcraft.study.runner import RunnerSettings
 
+    runtime = llm_runtime(args)
+    llm = {identity.model.name: runtime} if identity is not None and runtime else {}
+    if identity is not None:
+        llm_preflight([(identity.model, runtime)])
     return RunnerSettings(
         worlds_dir=Path(args.worlds) if args.worlds else out / "worlds",
         world_radius=args.radius,
         server=args.server,
         tick_rate=args.tick_rate,
         records_dir=out / "episodes",
+        llm=llm,
         **_vanilla_args(args),
     )
 
@@ -112,20 +197,27 @@ def print_record(record: Any, out: Any = None) -> None:
 
 def cmd_episode(args: argparse.Namespace) -> int:
     """Play one episode (see module docstring)."""
-    from mirrorcraft.metrics.results import RESULTS_FILE
+    from mirrorcraft.metrics.results import RESULTS_FILE, writing
     from mirrorcraft.study.runner import make_episode_fn
 
     out = Path(args.out)
     try:
         identity = _identity(args)
-        settings = _settings(args, out)
+        settings = _settings(args, out, identity)
     except (MirrorCraftError, ValueError) as err:
         print(f"episode: {err}", file=sys.stderr)
-        return 2
-    out.mkdir(parents=True, exist_ok=True)
-    record = make_episode_fn(settings)(identity)
-    with (out / RESULTS_FILE).open("a", encoding="utf-8") as fh:
-        fh.write(record.model_dump_json() + "\n")
+        return USAGE
+    try:
+        with writing(out, then="rerun the episode"):
+            out.mkdir(parents=True, exist_ok=True)
+            (out / RESULTS_FILE).touch()  # fail now, before the episode is played, if OUT is not writable
+        record = make_episode_fn(settings)(identity)
+        with writing(out / RESULTS_FILE, then="rerun the episode"):
+            with (out / RESULTS_FILE).open("a", encoding="utf-8") as fh:
+                fh.write(record.model_dump_json() + "\n")
+    except MirrorCraftError as err:
+        print(f"episode: {err}", file=sys.stderr)
+        return 1
     print_record(record)
     print(
         f"record: {out / RESULTS_FILE}; record + run notes: {settings.records_dir / (record.episode_id + '.json')}"
@@ -169,8 +261,7 @@ def run_default_job(
     """The default job (module docstring); returns a process exit code (0: every episode has a record
     that is not an infrastructure fault)."""
     from mirrorcraft.metrics.paired import is_fault, paired_comparisons, rie, score, success_rate
-    from mirrorcraft.metrics.reporting import report
-    from mirrorcraft.metrics.results import load_final_records
+    from mirrorcraft.metrics.reporting import load_report_records, report
     from mirrorcraft.study.executors import make_executor, run_study
     from mirrorcraft.study.runner import RunnerSettings, make_episode_fn
 
@@ -196,7 +287,7 @@ def run_default_job(
         resume=resume and (out / "results.jsonl").exists(),
         progress=False,
     )
-    records, _ = load_final_records(out)
+    records = load_report_records(out)[2].used  # the records a report uses: the default grid's only
     print(f"{'world':<14}{'Score':>7}{'SR %':>7}  end / faults")
     for r in sorted(records, key=lambda r: (r.identity.suite or "", r.identity.world)):
         end = "FAULT " + r.infrastructure_faults[-1].kind if is_fault(r) else r.outcome.end_reason.value
@@ -232,6 +323,40 @@ def cmd_default_job(args: argparse.Namespace) -> int:
     )
 
 
+def add_llm_flags(p: argparse.ArgumentParser, *, study: bool = False) -> None:
+    """The LLM endpoint, limit and price flags (module docstring). ``study`` names the per-attempt timeout
+    and the retries ``--llm-timeout``/``--llm-retries`` (the study's ``--timeout`` is the Ray episode timeout)."""
+    from mirrorcraft.agents.llm import DEFAULT_ATTEMPTS, DEFAULT_TIMEOUT_S
+
+    p.add_argument(
+        "--api-base", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (no key needed)"
+    )
+    p.add_argument("--api-key-env", metavar="NAME", help="environment variable holding the endpoint's key")
+    p.add_argument(
+        "--llm-timeout" if study else "--timeout",
+        dest="llm_timeout" if study else "timeout",
+        type=float,
+        metavar="S",
+        help=f"seconds per model-call attempt (default {DEFAULT_TIMEOUT_S:g})",
+    )
+    p.add_argument(
+        "--llm-retries" if study else "--retries",
+        dest="llm_retries" if study else "retries",
+        type=int,
+        metavar="N",
+        help=f"retries of a model call on transient errors (default {DEFAULT_ATTEMPTS - 1}: "
+        f"{DEFAULT_ATTEMPTS} attempts)",
+    )
+    p.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="spending cap of one episode in US dollars (needs a price)",
+    )
+    p.add_argument("--input-cost-per-token", type=float, metavar="USD", help="price of a prompt token")
+    p.add_argument("--output-cost-per-token", type=float, metavar="USD", help="price of an output token")
+
+
 def add_vanilla_flags(p: argparse.ArgumentParser) -> None:
     """``--server-jar``, ``--accept-eula`` and ``--java`` (for ``--server vanilla``; shared by the CLIs)."""
     p.add_argument(
@@ -250,16 +375,27 @@ def add_vanilla_flags(p: argparse.ArgumentParser) -> None:
 def add_episode_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``episode`` command to an argparse subparsers object and return its parser."""
     from mirrorcraft.contracts import TaskId
+    from mirrorcraft.study.grid import configuration_ids
 
-    p = subparsers.add_parser("episode", help="play one episode on the embedded server and print its record")
+    p = subparsers.add_parser(
+        "episode",
+        help="play one episode on the embedded server and print its record",
+        allow_abbrev=False,
+    )
     p.add_argument(
         "--world", default=DEFAULT_WORLD, help="world copy: plains-1 or plains-1/M03 (default plains-1)"
     )
     p.add_argument("--task", choices=[t.value for t in TaskId], default="diamond")
+    agents = configuration_ids()
     p.add_argument(
-        "--agent", default="scripted", help="scripted (offline) or a configuration id (react, ...)"
+        "--agent",
+        default="scripted",
+        choices=agents,
+        metavar="AGENT",
+        help=f"agent configuration: {', '.join(agents)} (scripted: offline, no model; default scripted)",
     )
     p.add_argument("--model", help="litellm model string for LLM configurations")
+    add_llm_flags(p)
     p.add_argument("--disclosed", action="store_true", help="rules disclosed (ReAct w/rules; Mirror only)")
     p.add_argument("--budget", type=int, help="action budget (default: the task's, 50/50/75)")
     p.add_argument("--seed", type=int, default=0, help="study seed (the episode seed derives from it)")
@@ -287,7 +423,7 @@ def add_episode_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Standalone entry: ``python -m mirrorcraft.study.episode_cli episode ...``."""
-    parser = argparse.ArgumentParser(prog="python -m mirrorcraft.study.episode_cli")
+    parser = argparse.ArgumentParser(prog="python -m mirrorcraft.study.episode_cli", allow_abbrev=False)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     add_episode_parser(sub)
     args = parser.parse_args(argv)

@@ -359,6 +359,9 @@ class StudySummary:
     final_faults: int  #: episodes whose final record (this session) is a fault
     bad_lines: int  #: ignored lines found when the store was opened
     elapsed_s: float
+    cost_usd: float = 0.0  #: API cost of every record in the run folder (all sessions, all attempts)
+    stopped_by_cost: bool = False  #: the study cost cap stopped the session before the grid was done
+    all_faults: bool = False  #: no episode of the grid has a non-fault final record
 
     @property
     def finished(self) -> bool:
@@ -374,6 +377,8 @@ def run_study(
     resume: bool = False,
     max_attempts: int = 3,
     progress: bool | StudyProgress = True,
+    max_cost_usd: float | None = None,
+    episode_cost_usd: float | None = None,
 ) -> StudySummary:
     """Run (or resume) every episode of ``grid`` not yet recorded in ``run_dir``.
 
@@ -385,6 +390,13 @@ def run_study(
         resume: continue a folder that already has results (required when it does).
         max_attempts: attempts per episode before an infrastructure fault is final.
         progress: draw a progress bar (or pass a :class:`StudyProgress`).
+        max_cost_usd: the study's spending cap: the cost of every record in the folder (all sessions,
+            faults included). No episode is started once it is reached; with ``episode_cost_usd`` (the
+            per-episode cap the runner enforces) an episode starts only if the cap still holds when every
+            running episode and the new one spend their whole episode cap, so the study never exceeds it.
+            Running episodes finish and are recorded; the summary says ``stopped_by_cost``, and a later
+            ``resume`` with a higher cap continues.
+        episode_cost_usd: the per-episode cap (see ``max_cost_usd``).
 
     Returns:
         The session summary.
@@ -392,15 +404,19 @@ def run_study(
     Raises:
         ContractError: the folder has results and ``resume`` is False, or it was started with another
             grid, or records in it belong to no episode of the grid.
+        RunFolderError: the run folder cannot be written (full disk, read-only), naming the path.
     """
+    from mirrorcraft.metrics.results import writing
+
     run_dir = Path(run_dir)
     start = time.monotonic()
     if (run_dir / RESULTS_FILE).exists() and not resume:
         raise ContractError(f"{run_dir}: already holds results; pass --resume to continue it")
-    run_dir.mkdir(parents=True, exist_ok=True)
-    check_same_grid(run_dir, grid)
-    if read_grid(run_dir) is None:
-        write_grid(run_dir, grid)
+    with writing(run_dir):
+        run_dir.mkdir(parents=True, exist_ok=True)
+        check_same_grid(run_dir, grid)
+        if read_grid(run_dir) is None:
+            write_grid(run_dir, grid)
     identities = expand_grid(grid)
     by_id = {i.episode_id: i for i in identities}
     executor = executor or InProcessExecutor()
@@ -420,13 +436,25 @@ def run_study(
         )
         completed = retried = final_faults = 0
         inflight = 0
+        stopped = False
+
+        def affordable() -> bool:
+            if max_cost_usd is None:
+                return True
+            if episode_cost_usd is None:
+                return store.cost_usd < max_cost_usd
+            return store.cost_usd + (inflight + 1) * episode_cost_usd <= max_cost_usd
+
         executor.start(run_episode)
         try:
             with bar:
                 while queue or inflight:
-                    while queue and inflight < executor.capacity:
+                    while queue and inflight < executor.capacity and affordable():
                         executor.submit(queue.popleft())
                         inflight += 1
+                    if inflight == 0:
+                        stopped = True  # episodes are left and the cost cap allows none of them
+                        break
                     record = executor.next_done()
                     inflight -= 1
                     final = store.append(record)
@@ -439,6 +467,9 @@ def run_study(
                         final_faults += int(is_fault(record))
         finally:
             executor.shutdown()
+        earlier = store.scan.attempts.values() if store.scan else []
+        ok = completed > final_faults or any(not is_fault(r) for recs in earlier for r in recs)
+        done = already + completed
         return StudySummary(
             run_dir=run_dir,
             total=len(identities),
@@ -448,4 +479,7 @@ def run_study(
             final_faults=final_faults,
             bad_lines=len(store.bad_lines),
             elapsed_s=time.monotonic() - start,
+            cost_usd=store.cost_usd,
+            stopped_by_cost=stopped,
+            all_faults=done > 0 and not ok,
         )

@@ -14,6 +14,20 @@ nothing written, when java, the jar or the EULA flag is missing) and exported as
 (``MIRRORCRAFT_SERVER``, ``MIRRORCRAFT_SERVER_JAR``, ``MIRRORCRAFT_ACCEPT_EULA``, ``MIRRORCRAFT_JAVA``,
 :meth:`~mirrorcraft.study.runner.RunnerSettings.from_env`), which spawned workers inherit. With vanilla the
 driver's fault records name the ``rcon`` evaluator unless ``--evaluator`` says otherwise.
+
+**Before anything runs** the study checks, with exit code 2 and one line naming the field: the grid
+(:func:`~mirrorcraft.study.grid.validate_grid`: catalogue worlds, known configurations, disclosable
+ones), every LLM model's API key (unless an ``api_base`` is given) and, with a cost cap, its price.
+
+**Models and money.** ``--api-base``, ``--api-key-env``, ``--llm-timeout``, ``--llm-retries``,
+``--max-cost`` (per episode), ``--input-cost-per-token`` and ``--output-cost-per-token`` apply to every
+LLM model of the grid, over the grid's own per-model fields; they reach the runner's workers as
+``MIRRORCRAFT_LLM`` (:data:`~mirrorcraft.study.runner.ENV_LLM`). ``--max-study-cost USD`` caps the whole
+run folder's spending (all sessions): the study stops starting episodes, records the running ones and
+exits with code 3; ``--resume`` with a higher cap continues.
+
+**Exit codes**: 0 the grid is done; 1 a failure, an unfinished session, or every episode a fault;
+2 a usage error (nothing started); 3 stopped by ``--max-study-cost``.
 """
 
 from __future__ import annotations
@@ -74,20 +88,55 @@ def _export_server(args: argparse.Namespace) -> None:
     os.environ[runner.ENV_SERVER] = args.server
 
 
+#: Exit code of a study stopped by its cost cap (resumable).
+COST_CAP_EXIT = 3
+
+
+def _prepare_models(args: argparse.Namespace, grid: Any, runtimes: dict[str, Any]) -> float | None:
+    """Merge the CLI's LLM flags over the grid's per-model fields, check keys and prices, export them for
+    the runner (``MIRRORCRAFT_LLM``). Returns the largest per-episode cost cap of the LLM models (0 with
+    none; None when one LLM model has no cap).
+
+    Raises:
+        UsageError: a missing key or price (one line naming the model and the variable).
+    """
+    import json
+    import os
+
+    from mirrorcraft.study import runner
+    from mirrorcraft.study.episode_cli import llm_preflight, llm_runtime
+
+    cli = llm_runtime(args, study=True)
+    merged: dict[str, dict[str, Any]] = {}
+    for model in grid.models:
+        fields = runtimes[model.name].overrides() if model.name in runtimes else {}
+        fields |= cli
+        if fields and model.name != "scripted":
+            merged[model.name] = fields
+    llm_preflight([(m, merged.get(m.name)) for m in grid.models])
+    os.environ[runner.ENV_LLM] = json.dumps(merged)
+    caps = [merged.get(m.name, {}).get("max_cost_usd") for m in grid.models if m.name != "scripted"]
+    if any(c is None for c in caps):
+        return None
+    return max(caps, default=0.0)
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     """Run or resume a study grid (see module docstring)."""
     from mirrorcraft.errors import MirrorCraftError
     from mirrorcraft.study.executors import make_executor, run_study
-    from mirrorcraft.study.grid import expand_grid, load_grid
+    from mirrorcraft.study.grid import expand_grid, load_study, validate_grid
 
     try:
         _export_server(args)
+        grid, runtimes = load_study(args.grid, study_seed=args.study_seed)
+        validate_grid(grid)
+        episode_cap = None if args.dry_run else _prepare_models(args, grid, runtimes)
     except MirrorCraftError as err:
         print(f"study: {err}", file=sys.stderr)
         return 2
     evaluator = args.evaluator or ("rcon" if args.server == "vanilla" else "embedded")
     try:
-        grid = load_grid(args.grid, study_seed=args.study_seed)
         identities = expand_grid(grid)
         run_dir = Path(args.run_dir or Path("runs") / grid.name)
         if args.dry_run:
@@ -122,6 +171,8 @@ def cmd_study(args: argparse.Namespace) -> int:
             resume=args.resume,
             max_attempts=args.max_attempts,
             progress=not args.no_progress,
+            max_cost_usd=args.max_study_cost,
+            episode_cost_usd=episode_cap,
         )
     except ContractError as err:
         print(f"study: {err}", file=sys.stderr)
@@ -129,8 +180,23 @@ def cmd_study(args: argparse.Namespace) -> int:
     print(
         f"{summary.run_dir}: {summary.already_done + summary.completed}/{summary.total} episodes recorded "
         f"({summary.completed} this session, {summary.retried} retried faults, {summary.final_faults} final faults, "
-        f"{summary.bad_lines} ignored lines) in {summary.elapsed_s:.1f}s"
+        f"{summary.bad_lines} ignored lines) in {summary.elapsed_s:.1f}s, ${summary.cost_usd:.4f} spent in all"
     )
+    if summary.stopped_by_cost:
+        left = summary.total - summary.already_done - summary.completed
+        print(
+            f"study: cost cap reached: ${summary.cost_usd:.4f} spent of --max-study-cost ${args.max_study_cost:g}; "
+            f"{left} episodes not started. Resume later with --resume and a higher --max-study-cost.",
+            file=sys.stderr,
+        )
+        return COST_CAP_EXIT
+    if summary.all_faults:
+        print(
+            f"study: every episode ended in an infrastructure fault (see {summary.run_dir / 'results.jsonl'}; "
+            "python -m mirrorcraft.run report RUN_DIR lists them)",
+            file=sys.stderr,
+        )
+        return 1
     return 0 if summary.finished else 1
 
 
@@ -145,6 +211,9 @@ def cmd_report(args: argparse.Namespace) -> int:
             seed=args.seed,
             checkpoints=tuple(args.checkpoints),
             plots=not args.no_plots,
+            include_foreign=args.include_foreign,
+            keep=args.conflicts,
+            keep_lines=args.keep_line,
         )
     except ContractError as err:
         print(f"report: {err}", file=sys.stderr)
@@ -156,7 +225,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def add_study_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``study`` command to an argparse subparsers object and return its parser."""
-    p = subparsers.add_parser("study", help="run or resume a study grid (episodes → results.jsonl)")
+    p = subparsers.add_parser(
+        "study", help="run or resume a study grid (episodes → results.jsonl)", allow_abbrev=False
+    )
     p.add_argument("grid", help="preset (main, smoke, horizon) or a YAML grid file")
     p.add_argument("--run-dir", help="run folder (default: runs/<grid name>)")
     p.add_argument("--resume", action="store_true", help="continue a run folder that already has results")
@@ -183,9 +254,16 @@ def add_study_parser(subparsers: Any) -> argparse.ArgumentParser:
         choices=("embedded", "child", "vanilla"),
         help="server of the default runner (exported as MIRRORCRAFT_SERVER; default: the environment's)",
     )
-    from mirrorcraft.study.episode_cli import add_vanilla_flags
+    from mirrorcraft.study.episode_cli import add_llm_flags, add_vanilla_flags
 
     add_vanilla_flags(p)
+    add_llm_flags(p, study=True)
+    p.add_argument(
+        "--max-study-cost",
+        type=float,
+        metavar="USD",
+        help="spending cap of the whole run folder (all sessions); stops cleanly, exit code 3, resumable",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--dry-run", action="store_true", help="resolve the grid and list episodes; run nothing")
     p.add_argument("--list", type=int, default=10, help="episodes listed by --dry-run (default 10)")
@@ -195,7 +273,9 @@ def add_study_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``report`` command to an argparse subparsers object and return its parser."""
-    p = subparsers.add_parser("report", help="tables (Markdown, CSV) and plots of a study run folder")
+    p = subparsers.add_parser(
+        "report", help="tables (Markdown, CSV) and plots of a study run folder", allow_abbrev=False
+    )
     p.add_argument("run_dir", metavar="RUN_DIR", help="run folder holding results.jsonl")
     p.add_argument("--bootstrap", type=int, default=2000, help="bootstrap replicates (default 2000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
@@ -207,13 +287,33 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="action checkpoints of the horizon table",
     )
     p.add_argument("--no-plots", action="store_true", help="skip the PNG figures")
+    p.add_argument(
+        "--include-foreign",
+        action="store_true",
+        help="also use records that do not belong to the run's grid.json (default: listed and excluded)",
+    )
+    p.add_argument(
+        "--conflicts",
+        choices=("refuse", "first", "last"),
+        default="refuse",
+        help="differing records of one episode: refuse to report (default), or keep the first / last "
+        "in file order",
+    )
+    p.add_argument(
+        "--keep-line",
+        type=int,
+        action="append",
+        default=[],
+        metavar="N",
+        help="the record on line N of results.jsonl wins its conflict (repeatable; before --conflicts)",
+    )
     p.set_defaults(handler=cmd_report)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Standalone entry: ``python -m mirrorcraft.study.report_cli {study,report} ...``."""
-    parser = argparse.ArgumentParser(prog="python -m mirrorcraft.study.report_cli")
+    parser = argparse.ArgumentParser(prog="python -m mirrorcraft.study.report_cli", allow_abbrev=False)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     add_study_parser(sub)
     add_report_parser(sub)

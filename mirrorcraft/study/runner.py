@@ -110,6 +110,7 @@ ENV_RECORDS = "MIRRORCRAFT_EPISODE_DIR"
 ENV_SERVER_JAR = "MIRRORCRAFT_SERVER_JAR"
 ENV_ACCEPT_EULA = "MIRRORCRAFT_ACCEPT_EULA"
 ENV_JAVA = "MIRRORCRAFT_JAVA"
+ENV_LLM = "MIRRORCRAFT_LLM"  #: JSON: model name → LLMRuntime fields (endpoint, limits, prices)
 
 AGENT_NAME = "agent"
 RULE_PACK_ENTRY = "file/mirrorcraft_rules.zip"
@@ -147,6 +148,8 @@ class RunnerSettings(BaseModel):
         spawn_timeout / chunk_timeout: seconds to log in and to receive the chunks around spawn.
         barrier_ticks: server ticks waited by the tick barrier after each action.
         llm_record_dir / llm_replay_dir: record model calls to / replay them from ``<episode_id>.jsonl``.
+        llm: model name → :class:`~mirrorcraft.agents.llm.LLMRuntime` fields (api_base, timeout_s,
+            max_retries, max_cost_usd, prices): how to reach the model, not part of the identity.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -170,6 +173,7 @@ class RunnerSettings(BaseModel):
     barrier_ticks: int = Field(2, ge=1)
     llm_record_dir: Path | None = None
     llm_replay_dir: Path | None = None
+    llm: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     @classmethod
     def from_env(cls, **overrides: Any) -> RunnerSettings:
@@ -190,6 +194,8 @@ class RunnerSettings(BaseModel):
             data["java"] = os.environ[ENV_JAVA]
         if os.environ.get(ENV_ACCEPT_EULA):
             data["accept_eula"] = os.environ[ENV_ACCEPT_EULA].strip().lower() in ("1", "true", "yes")
+        if os.environ.get(ENV_LLM):
+            data["llm"] = json.loads(os.environ[ENV_LLM])
         return cls.model_validate(data | overrides)
 
 
@@ -364,7 +370,7 @@ def build_agent(
         return folder / f"{identity.episode_id}.jsonl"
 
     llm = make_llm_client(
-        LLMSettings.from_model_settings(identity.model),
+        LLMSettings.from_model_settings(identity.model, settings.llm.get(identity.model.name)),
         record=jsonl(settings.llm_record_dir),
         replay=jsonl(settings.llm_replay_dir),
     )
@@ -797,6 +803,7 @@ class EpisodeRunner:
             msg = f"{type(err).__name__}: {err}"
             if isinstance(err, LLMError):
                 msg = f"model call failed: {msg}"
+                state["usage"] = getattr(err, "usage", None) or state["usage"]  # what the episode spent
             elif body is not None and body.conn.state is not State.PLAYING:
                 kind, msg = "disconnected", f"connection closed during the episode ({msg})"
             fault = EpisodeFault(kind, msg, state["index"] or None)

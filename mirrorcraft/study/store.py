@@ -14,7 +14,13 @@ episode. So:
   isolated ignored line and nothing is ever rewritten in place.
 * **Infrastructure faults.** A fault record is appended like any other; the episode stays pending until
   it has a non-fault record or ``max_attempts`` fault records (then the last fault is final and the
-  report lists it). All attempts keep the same episode id.
+  report lists it). All attempts keep the same episode id. A fault of the per-episode cost cap
+  (:func:`~mirrorcraft.agents.llm.is_cost_cap_fault`) is final at once: a retry would spend the cap again.
+* **Spending.** :attr:`ResultsStore.cost_usd` is the API cost of every line of the file (all attempts,
+  faults included: a failed episode was paid for too); the study driver stops at its cost cap with it.
+* **File-system errors.** A full disk or a read-only run folder raises
+  :class:`~mirrorcraft.metrics.results.RunFolderError`: one line naming the path and what to do. Every
+  record already written is complete (one write per line), so ``--resume`` after freeing space continues.
 """
 
 from __future__ import annotations
@@ -25,10 +31,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
+from mirrorcraft.agents.llm import is_cost_cap_fault
 from mirrorcraft.contracts import EpisodeIdentity, EpisodeRecord
 from mirrorcraft.errors import ContractError
 from mirrorcraft.metrics.paired import is_fault
-from mirrorcraft.metrics.results import RESULTS_FILE, BadLine, ResultsScan, scan_results
+from mirrorcraft.metrics.results import RESULTS_FILE, BadLine, ResultsScan, scan_results, writing
 
 LOCK_FILE = ".lock"
 
@@ -62,6 +69,8 @@ class ResultsStore:
         self._faults: dict[str, int] = {}
         self._done: set[str] = set()
         self.scan: ResultsScan | None = None
+        #: API cost (US dollars) of every record line in the file, all attempts included.
+        self.cost_usd = 0.0
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -70,9 +79,11 @@ class ResultsStore:
 
         Raises:
             StoreLockedError: another process holds the lock.
+            RunFolderError: the folder cannot be created or written (read-only, full disk).
         """
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        lock_fd = os.open(self.run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        with writing(self.run_dir):
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            lock_fd = os.open(self.run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -85,19 +96,35 @@ class ResultsStore:
         self.scan = scan_results(self.path)
         for eid, recs in self.scan.attempts.items():
             self._faults[eid] = sum(1 for r in recs if is_fault(r))
-            if any(not is_fault(r) for r in recs) or self._faults[eid] >= self.max_attempts:
+            self.cost_usd += sum(r.usage.cost_usd for r in recs)
+            if (
+                any(not is_fault(r) for r in recs)
+                or self._faults[eid] >= self.max_attempts
+                or is_cost_cap_fault(recs[-1])
+            ):
                 self._done.add(eid)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        if not self.scan.ends_with_newline:
-            # Terminate the cut-short last line so the next record starts on a line of its own.
-            self._write(b"\n")
-        if created:
-            dir_fd = os.open(self.run_dir, os.O_RDONLY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
+        self.cost_usd += sum(r.usage.cost_usd for _, r in self._extra_versions())
+        try:
+            with writing(self.path):
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            if not self.scan.ends_with_newline:
+                # Terminate the cut-short last line so the next record starts on a line of its own.
+                self._write(b"\n")
+            if created:
+                dir_fd = os.open(self.run_dir, os.O_RDONLY)
+                try:
+                    os.fsync(dir_fd)
+                finally:
+                    os.close(dir_fd)
+        except BaseException:
+            self.close()
+            raise
         return self
+
+    def _extra_versions(self) -> list[tuple[int, EpisodeRecord]]:
+        """Non-fault versions beyond the first of each id (conflicts), which were paid for as well."""
+        assert self.scan is not None
+        return [v for versions in self.scan.versions.values() for v in versions[1:]]
 
     def close(self) -> None:
         """Close the file and release the lock."""
@@ -146,10 +173,11 @@ class ResultsStore:
         if self._fd is None:
             raise ContractError(f"{self.path}: store is not open")
         view = memoryview(data)
-        while view:
-            n = os.write(self._fd, view)
-            view = view[n:]
-        os.fsync(self._fd)
+        with writing(self.path):
+            while view:
+                n = os.write(self._fd, view)
+                view = view[n:]
+            os.fsync(self._fd)
 
     def append(self, record: EpisodeRecord) -> bool:
         """Append one record (one line, flushed and fsync'd) and update the bookkeeping.
@@ -167,9 +195,10 @@ class ResultsStore:
         if eid in self._done:
             raise ContractError(f"{self.path}: episode {eid} already has its final record")
         self._write(record.model_dump_json().encode("utf-8") + b"\n")
+        self.cost_usd += record.usage.cost_usd
         if is_fault(record):
             self._faults[eid] = self._faults.get(eid, 0) + 1
-            if self._faults[eid] < self.max_attempts:
+            if self._faults[eid] < self.max_attempts and not is_cost_cap_fault(record):
                 return False
         self._done.add(eid)
         return True

@@ -85,25 +85,29 @@ def add_worlds_parser(subparsers: argparse._SubParsersAction) -> argparse.Argume
     """
     from mirrorcraft.worlds.check import DEFAULT_CHECK_RADIUS
 
-    w = subparsers.add_parser("worlds", help="the world catalogue: build, list, check")
+    w = subparsers.add_parser("worlds", help="the world catalogue: build, list, check", allow_abbrev=False)
     sub = w.add_subparsers(title="worlds commands", metavar="SUBCOMMAND", required=True)
     sel_help = (
         "a world (plains-1, plains-1/M03), plains-1/* (with its copies), a biome, 'vanilla' or 'mirror'"
     )
 
-    build = sub.add_parser("build", help="generate Vanilla worlds and make their Mirror copies")
+    build = sub.add_parser(
+        "build", help="generate Vanilla worlds and make their Mirror copies", allow_abbrev=False
+    )
     build.add_argument("--out", default="runs/worlds", help="catalogue folder (default: runs/worlds)")
     build.add_argument("--only", help=sel_help)
     build.add_argument("--radius", type=int, default=None, help="pregenerated radius in blocks (default 256)")
     build.add_argument("--force", action="store_true", help="rebuild worlds that exist")
     build.set_defaults(handler=cmd_build)
 
-    ls = sub.add_parser("list", help="list the 70 catalogue worlds")
+    ls = sub.add_parser("list", help="list the 70 catalogue worlds", allow_abbrev=False)
     ls.add_argument("--out", default="runs/worlds")
     ls.add_argument("--only", help=sel_help)
     ls.set_defaults(handler=cmd_list)
 
-    check = sub.add_parser("check", help="integrity checks of built worlds (non-zero exit on failure)")
+    check = sub.add_parser(
+        "check", help="integrity checks of built worlds (non-zero exit on failure)", allow_abbrev=False
+    )
     check.add_argument("name", nargs="?", help=sel_help + " (default: all)")
     check.add_argument("--out", default="runs/worlds")
     check.add_argument(

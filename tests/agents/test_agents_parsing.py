@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import time
+
 from agents_support import agent, context, observation, report, run
 
-from mirrorcraft.agents import parse_action
+from mirrorcraft.agents import parse_action, parsing
 from mirrorcraft.agents.parsing import extract_json_object
 from mirrorcraft.agents.prompting import system_prompt
 from mirrorcraft.contracts import SKILL_SPECS, PolicyError, SkillCall, find_leaks
@@ -90,3 +93,54 @@ def test_reflexion_conflicting_evidence_and_stall_triggers():
     explore = SkillCall.create("explore", {})
     ag._update(Transition(8, "", explore, report("explore")), None, observation(actions_used=8))
     assert ag.pending_trigger == "stalled: no new milestone for 8 actions"
+
+
+def _timed(text: str):
+    parsing._cache.clear()  # measure the extraction, not the cache
+    t0 = time.perf_counter()
+    out = extract_json_object(text)
+    return out, time.perf_counter() - t0
+
+
+def test_extraction_is_linear_and_bounded():
+    # Issue 22: 20,000 "{" took 23 s, 30,000 about 40 s, on the event loop (11.2 s and 27.7 s when measured
+    # again for docs/reliability.md).
+    for n in (20_000, 30_000):
+        out, dt = _timed("{" * n)
+        assert out is None and dt < 1.0, (n, dt)
+    out, dt = _timed("{" * 30_000 + ' {"skill": "explore", "args": {}}')
+    assert out == {"skill": "explore", "args": {}} and dt < 1.0
+    out, dt = _timed('{"a":' * 30_000)  # deep and never closed
+    assert out is None and dt < 1.0
+    # A stray quote in the prose before the object does not hide it (a later scan starts afresh).
+    assert extract_json_object('I dug 5" deep {then} {"skill": "explore"}') == {"skill": "explore"}
+    assert extract_json_object('{ 5" of snow {"skill": "explore"}') == {"skill": "explore"}
+    # Bounded: only the first MAX_PARSE_CHARS characters are read.
+    far = "x" * parsing.MAX_PARSE_CHARS + '{"skill": "explore"}'
+    assert extract_json_object(far) is None
+    assert extract_json_object("x" * 100 + '{"skill": "explore"}') == {"skill": "explore"}
+
+
+def test_decoded_objects_are_fresh_copies():
+    text = '{"skill": "mine", "args": {"block": "stone"}}'
+    first = extract_json_object(text)
+    first["args"]["block"] = "changed"
+    assert extract_json_object(text) == {"skill": "mine", "args": {"block": "stone"}}
+
+
+def test_a_huge_answer_keeps_a_bounded_prefix_with_its_length_and_hash():
+    answer = "I think " * 300_000  # 2.4 MB, no JSON
+    err = parse_action(answer)
+    assert isinstance(err, PolicyError) and err.kind == "unparseable"
+    digest = hashlib.sha256(answer.encode()).hexdigest()
+    assert err.raw_text.startswith(answer[: parsing.MAX_RAW_CHARS])
+    assert err.raw_text.endswith(f"[answer truncated: {len(answer)} characters, sha256 {digest}]")
+    assert len(err.model_dump_json()) < parsing.MAX_RAW_CHARS + 500  # was one 7.2 MB record line
+    short = parse_action("no json here")
+    assert short.raw_text == "no json here"
+
+
+def test_many_small_non_json_groups_before_the_object():
+    text = "{x}" * 10_000 + ' {"skill": "explore"}'
+    out, dt = _timed(text)
+    assert out == {"skill": "explore"} and dt < 1.0

@@ -135,3 +135,87 @@ def test_agent_choice_for_llm_and_scripted_identities() -> None:
     agent, cards = build_agent(ident("scripted", "disclosed"), RunnerSettings(), notes)
     assert isinstance(agent, ScriptedAgent) and cards is None and not notes.rule_cards_given
     assert notes.notes == ["scripted policy refuses rule cards: disclosed episode played without them"]
+
+
+# -- the CLI without traps (issue 22, part 2) -------------------------------------------------------------------
+
+
+def _walk(parser: argparse.ArgumentParser):
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _walk(sub)
+
+
+def test_no_parser_accepts_abbreviations(capsys) -> None:
+    from mirrorcraft.run import build_parser, main
+
+    parsers = list(_walk(build_parser()))
+    assert len(parsers) > 15 and all(p.allow_abbrev is False for p in parsers), [
+        p.prog for p in parsers if p.allow_abbrev
+    ]
+    # serve --rcon-password X used to mean --rcon-password-file X (argparse's prefix matching).
+    with pytest.raises(SystemExit) as info:
+        main(["serve", "--world", "sandbox", "--rcon-password", "X"])
+    assert info.value.code == 2 and "unrecognized arguments: --rcon-password" in capsys.readouterr().err
+
+
+def test_usage_errors_of_episode_write_nothing_and_start_nothing(tmp_path, capsys, monkeypatch) -> None:
+    from mirrorcraft.run import main
+
+    out = tmp_path / "out"
+    assert main(["episode", "--world", "sandbox", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("episode: --world sandbox: the sandbox is a debug world for `serve`")
+        and err.count("\n") == 1
+    )
+    assert main(["episode", "--world", "plains-9/M01", "--out", str(out)]) == 2
+    assert "not a catalogue world" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main(["episode", "--agent", "reactt", "--out", str(out)])
+    assert info.value.code == 2 and "invalid choice: 'reactt'" in capsys.readouterr().err
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert main(["episode", "--agent", "react", "--model", "openai/gpt-4o-mini", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        "episode: model openai/gpt-4o-mini: environment variable OPENAI_API_KEY is not set; export it, or give "
+        "--api-base for a local endpoint\n"
+    )
+    assert main(["episode", "--agent", "react", "--model", "openai/qwen", "--api-base", "http://127.0.0.1:9/v1",
+                 "--max-cost", "1", "--out", str(out)]) == 2  # fmt: skip
+    assert "--input-cost-per-token" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_episode_help_and_list_name_every_configuration(capsys) -> None:
+    from mirrorcraft.run import list_lines, main
+    from mirrorcraft.study.grid import configuration_ids
+
+    with pytest.raises(SystemExit):
+        main(["episode", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "agent configuration: direct, react, reflexion, voyager, xenon, adam, direct_llm, scripted"
+        in help_text
+    )
+    assert "--api-base" in help_text and "(default 60)" in help_text and "3 attempts" in help_text
+    assert main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == list_lines()
+    kinds = [line.split()[0] for line in lines]
+    assert kinds.count("configuration") == len(configuration_ids()) + 1  # + react_w_rules
+    assert (kinds.count("task"), kinds.count("world"), kinds.count("suite")) == (3, 10, 6)
+    assert "suite         M03             Yield expansion (5 rules)" in lines
+    assert main(["list", "worlds"]) == 0 and len(capsys.readouterr().out.splitlines()) == 10
+
+
+def test_episode_llm_flags_reach_the_runner(tmp_path) -> None:
+    from mirrorcraft.study.episode_cli import _settings
+
+    args = _parse(["--agent", "react", "--model", "openai/qwen", "--api-base", "http://127.0.0.1:9/v1",
+                   "--timeout", "7", "--retries", "0"])  # fmt: skip
+    settings = _settings(args, tmp_path, _identity(args))
+    assert settings.llm == {
+        "openai/qwen": {"api_base": "http://127.0.0.1:9/v1", "timeout_s": 7.0, "max_retries": 0}
+    }

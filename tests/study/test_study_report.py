@@ -55,6 +55,7 @@ def test_report_writes_markdown_csv_and_png(run_dir: Path):
         "report.md",
         "by_configuration.csv",
         "by_suite.csv",
+        "significance.csv",
         "by_task_model_configuration.csv",
         "by_biome.csv",
         "disclosure.csv",
@@ -114,7 +115,7 @@ def test_report_cli(run_dir: Path, tmp_path: Path, capsys):
         == 0
     )
     out = capsys.readouterr().out.split()
-    assert out[0].endswith("report.md") and len(out) == 9
+    assert out[0].endswith("report.md") and len(out) == 10
     assert "V@25" in (run_dir / "report" / "report.md").read_text()
     assert cli_main(["report", str(tmp_path)]) == 1
     assert "no results file" in capsys.readouterr().err
