@@ -95,7 +95,7 @@ def _rcon_settings(args: argparse.Namespace) -> dict:
         return {}
     import sys
 
-    from mirrorcraft.server.rcon import random_password
+    from mirrorcraft.protocol.rcon import random_password
 
     password = random_password()
     if args.rcon_password_file is not None:

@@ -29,7 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from mirrorcraft.contracts.episodes import SpawnInfo
 from mirrorcraft.contracts.observation import BlockPos
 from mirrorcraft.errors import MirrorCraftError
-from mirrorcraft.server.rcon import RconClient, RconError, random_password
+from mirrorcraft.harness.rcon import RconClient
+from mirrorcraft.protocol.rcon import RconError, random_password
 
 DONE_MARKER = "Done ("  # vanilla logs `Done (4.2s)! For help, type "help"` when the server is ready
 MINECRAFT_VERSION = "1.19.2"
@@ -464,7 +465,7 @@ class VanillaEpisodes:
 
     def connect(self, reactor: Any) -> Any:
         """A logged-in Twisted RCON client for the current server (``connect`` of ``RconServerControl``)."""
-        from mirrorcraft.server.rcon import connect_rcon
+        from mirrorcraft.harness.rcon import connect_rcon
 
         return connect_rcon(reactor, "127.0.0.1", self.config.rcon_port, self.config.rcon_password)
 

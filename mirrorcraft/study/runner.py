@@ -31,19 +31,23 @@ the reactor once per worker process in a dedicated thread and submits each episo
    spawn = the body's feet block and biome once chunks are in;
 5. the agent loop (:func:`mirrorcraft.agents.run_episode`) with the identity's budget; before each action
    the evaluator is told which action starts, after it the runner passes a tick barrier
-   (:func:`~mirrorcraft.study.runner_eval.tick_barrier`) and reads the milestones: S_k is the value of the
+   (:func:`~mirrorcraft.harness.barrier.tick_barrier`) and reads the milestones: S_k is the value of the
    deepest task milestone seen by action k. The loop ends at the final milestone (as the server's
    evaluator reports it, also when granted out of order), budget exhausted, death, or
    ``max_consecutive_policy_errors`` policy errors (no executable action);
 6. the record: identity, controls, spawn, milestone values, outcome, S_0 and the trajectory (call, σ,
    report, S_k, policy errors), milestones and encounters from the evaluator, usage/cost and wall time.
 
-**Evaluator.** If the server runs in this process, an :class:`~mirrorcraft.harness.evaluators.EmbeddedEvaluator`
-listens to its outcome events (``EmbeddedEvaluator.attach(game)``); a vanilla jar
-gets :class:`~mirrorcraft.harness.control.RconEvaluator` (advancement queries over RCON, encounters derived
-harness-side from the manifest and outcome reports; the record says ``evaluator: rcon``); otherwise the
-runner's :class:`~mirrorcraft.study.runner_eval.HarnessEvaluator` (milestones from the server's
-advancement packets, encounters from manifest + reports). The notes record which (``evaluator_basis``).
+**Evaluator.** The runner talks to every evaluator through the
+:class:`~mirrorcraft.contracts.interfaces.Evaluator` ABC only (``begin`` before the join, ``joined`` after
+the first barrier, ``begin_action`` / ``after_action`` around each action; ``kind`` goes to the record,
+``basis`` to the notes' ``evaluator_basis``). Which one depends on the server: in this process, an
+:class:`~mirrorcraft.harness.evaluators.EmbeddedEvaluator` listens to its outcome events
+(``EmbeddedEvaluator.attach(game)``); a vanilla jar gets
+:class:`~mirrorcraft.harness.report_evaluators.RconEvaluator` (advancement queries over RCON, encounters
+derived harness-side from the manifest and outcome reports; the record says ``evaluator: rcon``); a child
+process gets :class:`~mirrorcraft.harness.report_evaluators.PacketEvaluator` (milestones from the server's
+advancement packets, encounters from manifest + reports).
 
 **Faults.** Failures outside the agent's control become a record with ``end_reason=infrastructure_fault``
 (the study driver reruns it under the same id): ``missing_datapack`` (Mirror copy without its enabled rule
@@ -59,8 +63,8 @@ build ``configuration_for(agent, disclosure)`` on :func:`~mirrorcraft.agents.mak
 suite's rule card for ReAct w/rules.
 
 Partial (honest state at the time of writing): the vanilla path is tested only up to its fail-fast checks
-here (no jar on this machine; ``real_server`` test for a user's jar); with the server in a child process the tick barrier is a timed wait and the evaluator is the harness
-fallback; accelerated tick rates make the skills' game-time limits shorter in wall time than the body can
+here (no jar on this machine; ``real_server`` test for a user's jar); with the server in a child process
+the tick barrier is a timed wait and the evaluator reads the advancement packets; accelerated tick rates make the skills' game-time limits shorter in wall time than the body can
 act (docs/runner.md "Throughput"). A full scripted Diamond episode currently reaches Score 50
 (docs/runner.md "What an episode reaches today").
 """
@@ -89,6 +93,7 @@ from mirrorcraft.contracts import (
     EndReason,
     EpisodeIdentity,
     EpisodeRecord,
+    Evaluator,
     InfrastructureFault,
     MilestoneEvent,
     OutcomeReport,
@@ -519,8 +524,10 @@ class _Server:
 
             self.embedded = EmbeddedServer(self.config)
             self.port = self.embedded.start()
-            admin = self.embedded.game.admin
-            self.rcon_port, self.rcon_password = admin.rcon_port, admin.rcon_password
+            # The password is the one chosen here; the RCON port was 0 (any free one), and the port it bound
+            # is known to the server's control plane only (EmbeddedServer has no public rcon_port yet).
+            self.rcon_port = self.embedded.game.admin.rcon_port
+            self.rcon_password = self.config.rcon_password
         elif self.mode == "child":
             from mirrorcraft.harness.process import ServerProcess
 
@@ -545,7 +552,7 @@ class _Server:
         from twisted.internet import reactor
 
         from mirrorcraft.harness.control import RconServerControl
-        from mirrorcraft.server.rcon import connect_rcon
+        from mirrorcraft.harness.rcon import connect_rcon
 
         if self.rcon_port is None or self.rcon_password is None:
             raise EpisodeFault("server_error", f"the {self.mode} server serves no RCON")
@@ -557,19 +564,23 @@ class _Server:
         )
 
     @property
-    def game(self) -> Any:
-        return getattr(self.embedded, "game", None)
+    def tick_clock(self) -> Callable[[], int] | None:
+        """The server's tick counter when it runs in this process (the tick barrier's clock), else None."""
+        if self.embedded is None:
+            return None
+        embedded = self.embedded
+        return lambda: int(embedded.tick_count)
 
     def ticks(self) -> int | None:
-        game = self.game
-        return None if game is None else int(game.tick_count)
+        clock = self.tick_clock
+        return None if clock is None else clock()
 
     def alive(self) -> bool:
         if self.process is not None:
             return self.process.proc is not None and self.process.proc.poll() is None
         if self.vanilla is not None:
             return self.vanilla.process is not None and self.vanilla.process.poll() is None
-        return self.embedded is None or self.embedded.game is None or self.embedded.running
+        return self.embedded is None or self.embedded.running
 
     async def stop(self) -> None:
         from twisted.internet import defer, threads
@@ -683,10 +694,9 @@ class EpisodeRunner:
             builder = ObservationBuilder(body, spec)
             # The evaluator starts before the player joins, so advancements granted at join are kept (index 0).
             control = server.control(AGENT_NAME)
-            evaluator = self._evaluator(server, body, t0, notes, control)
-            over_rcon = getattr(evaluator, "kind", "embedded") == "rcon"
-            if not over_rcon:  # the RCON evaluator begins once the player is online (below)
-                await evaluator.begin(identity)
+            evaluator = self._evaluator(server, body, t0, control)
+            notes.evaluator_basis = evaluator.basis
+            await evaluator.begin(identity)
             try:
                 await body.connect(spawn_timeout=settings.spawn_timeout)
             except Exception as err:  # noqa: BLE001 - joining failed: the server's fault, not the agent's
@@ -751,8 +761,7 @@ class EpisodeRunner:
                 index = history.actions_used + 1
                 state["index"] = index
                 check_alive(index)
-                if hasattr(evaluator, "begin_action"):
-                    evaluator.begin_action(index, call)
+                evaluator.begin_action(index, call)
                 report = await _unless_disconnected(body, skills.execute(call), index)
                 history.record(call, report)
                 return report
@@ -768,10 +777,7 @@ class EpisodeRunner:
             # Milestones already granted at join (before any action) are read after a first barrier.
             outcome = await _barrier(reactor, server, settings)
             notes.barrier[outcome] = notes.barrier.get(outcome, 0) + 1
-            if over_rcon:
-                await evaluator.begin(identity)  # milestone queries at action 0
-            elif hasattr(evaluator, "poll"):
-                evaluator.poll(0)
+            await evaluator.joined()
             run = await agent_loop(agent, context, observe, execute, after_action=after_action)
             state["usage"], state["version"] = run.usage, run.prompt_template_version
             phase("agent_loop")
@@ -785,7 +791,7 @@ class EpisodeRunner:
                 milestones=await evaluator.milestones(),
                 encounters=await evaluator.encounters(),
                 wall_time_s=time.monotonic() - t0,
-                evaluator="rcon" if over_rcon else "embedded",
+                evaluator=evaluator.kind,
             )
         except EpisodeFault as fault:
             record = self._fault(identity, fault, controls, spawn, t0, state, notes)
@@ -811,7 +817,7 @@ class EpisodeRunner:
         free port; child: a free port chosen here, since only the game port is reported back; vanilla:
         ``server.properties`` from :func:`~mirrorcraft.harness.vanilla.prepare_server_dir`)."""
         from mirrorcraft.harness.vanilla import VanillaLaunchError, free_port
-        from mirrorcraft.server.rcon import random_password
+        from mirrorcraft.protocol.rcon import random_password
 
         settings = self.settings
         if settings.server == "vanilla":
@@ -846,30 +852,25 @@ class EpisodeRunner:
             never_ops=[AGENT_NAME],
         )
 
-    def _evaluator(self, server: _Server, body: Any, t0: float, notes: RunNotes, control: Any = None) -> Any:
-        from mirrorcraft.study.runner_eval import HarnessEvaluator
-
+    def _evaluator(self, server: _Server, body: Any, t0: float, control: Any) -> Evaluator:
+        """The episode's evaluator for this server (module docstring, **Evaluator**)."""
         if server.mode == "vanilla":
-            from mirrorcraft.harness.control import RconEvaluator
+            from mirrorcraft.harness.report_evaluators import RconEvaluator
 
-            ev = RconEvaluator(control)
-            notes.evaluator_basis = "rcon: advancement queries; encounters " + ev.encounter_basis
-            return ev
-        game = server.game
-        if game is not None:  # the server runs in this process: listen to its outcome events
+            return RconEvaluator(control)
+        if server.embedded is not None:  # the server runs in this process: listen to its outcome events
             from mirrorcraft.harness.evaluators import EmbeddedEvaluator
 
-            notes.evaluator_basis = "server: embedded evaluator (server-side attribution)"
-            return EmbeddedEvaluator.attach(game)
+            return EmbeddedEvaluator.attach(server.embedded.game)
+        from mirrorcraft.harness.report_evaluators import PacketEvaluator
+
         tick_rate = self.settings.tick_rate
 
         def ticks() -> int:
             t = server.ticks()
             return t if t is not None else int((time.monotonic() - t0) * tick_rate)
 
-        ev = HarnessEvaluator(body.advancements.done, ticks)
-        notes.evaluator_basis = HarnessEvaluator.basis
-        return ev
+        return PacketEvaluator(body.advancements.done, ticks)
 
     def _fault(
         self,
@@ -946,15 +947,14 @@ async def _unless_disconnected(body: Any, skill_run: Any, index: int) -> Outcome
         return report
     running.cancel()
     running.addErrback(lambda _f: None)
-    reason = getattr(body.conn, "disconnect_reason", None) or "connection closed"
+    reason = body.conn.disconnect_reason or "connection closed"
     raise EpisodeFault("disconnected", f"connection closed during action {index}: {reason}", index)
 
 
 async def _barrier(clock: Any, server: _Server, settings: RunnerSettings) -> str:
-    from mirrorcraft.study.runner_eval import tick_barrier
+    from mirrorcraft.harness.barrier import tick_barrier
 
-    getter = server.ticks if server.game is not None else None
-    return await tick_barrier(clock, getter, settings.tick_rate, ticks=settings.barrier_ticks)
+    return await tick_barrier(clock, server.tick_clock, settings.tick_rate, ticks=settings.barrier_ticks)
 
 
 # ------------------------------------------------------------------------------------ blocking entries

@@ -1,7 +1,7 @@
 """The whole control plane against a user's vanilla 1.19.2 jar (marker ``real_server``; not run by default).
 
 Run with ``MIRRORCRAFT_SERVER_JAR=/path/to/server-1.19.2.jar MIRRORCRAFT_ACCEPT_EULA=1 python -m pytest
-tests/control -m real_server``: setting ``MIRRORCRAFT_ACCEPT_EULA=1`` states that you accept the Minecraft
+tests/harness -m real_server``: setting ``MIRRORCRAFT_ACCEPT_EULA=1`` states that you accept the Minecraft
 EULA (https://aka.ms/MinecraftEULA). Needs Java 17+ and node. The test prepares a server folder from the
 sandbox world, waits for ``Done (`` and RCON, connects a Mineflayer client, applies the benchmark controls
 over RCON, checks the client sees them, checks the milestone query false/true around an ``advancement
@@ -22,8 +22,8 @@ from twisted.internet import reactor
 
 from mirrorcraft.contracts.episodes import Controls
 from mirrorcraft.harness.control import RconServerControl
+from mirrorcraft.harness.rcon import connect_rcon
 from mirrorcraft.harness.vanilla import VanillaServer, VanillaServerConfig, prepare_server_dir
-from mirrorcraft.server.rcon import connect_rcon
 
 pytestmark = pytest.mark.real_server
 
