@@ -198,6 +198,15 @@ def _vanilla_entity_items(entity: str) -> tuple[str, ...]:
     return tuple(sorted(set(items)))
 
 
+def _without_added(drops: dict[str, int], added: Sequence[Any], times: int) -> dict[str, int]:
+    """The collected ``drops`` minus what an add rule's ``added`` stacks contributed (at most ``max`` each,
+    ``times`` blocks or kills): the vanilla side of an ``*_add`` rule."""
+    vanilla = dict(drops)
+    for d in added:
+        vanilla[d.item] -= min(drops[d.item], d.max * times)
+    return vanilla
+
+
 def _rule_outcome(
     rule: Any,
     call: SkillCall,
@@ -234,23 +243,15 @@ def _rule_outcome(
             if not k or any(drops.get(d.item, 0) < d.min * k for d in ch.drops):
                 continue
             if isinstance(rule, BlockDropAddRule):
-                vanilla = dict(drops)
-                for d in ch.drops:
-                    vanilla[d.item] -= min(drops[d.item], d.max * k)
-            else:
-                vanilla = {item: k for item in gamedata.block(ch.block).drops}
-            return vanilla, drops
+                return _without_added(drops, ch.drops, k), drops
+            return {item: k for item in gamedata.block(ch.block).drops}, drops
     elif isinstance(rule, (EntityLootAddRule, EntityLootReplaceRule)) and call.name == "attack":
         for ch in rule.changes:
             if call.args["mob"] != ch.entity or any(drops.get(d.item, 0) < d.min * n for d in ch.drops):
                 continue
             if isinstance(rule, EntityLootAddRule):
-                vanilla = dict(drops)
-                for d in ch.drops:
-                    vanilla[d.item] -= min(drops[d.item], d.max * n)
-            else:
-                vanilla = {item: n for item in _vanilla_entity_items(ch.entity)}
-            return vanilla, drops
+                return _without_added(drops, ch.drops, n), drops
+            return {item: n for item in _vanilla_entity_items(ch.entity)}, drops
     return None
 
 

@@ -27,8 +27,7 @@ the reactor once per worker process in a dedicated thread and submits each episo
    ``controls`` are the read-back values, the run notes say ``controls_via: rcon`` and keep every command
    and reply (``rcon_log``). The embedded server's join-time defaults (``ServerConfig.controls``) are only
    a mirror, never a fallback: a refused or unreachable RCON is a ``server_error`` fault;
-4. body joins (offline name ``agent``), the observation builder is attached before the connection (biomes),
-   spawn = the body's feet block and biome once chunks are in;
+4. body joins (offline name ``agent``); spawn = the body's feet block and biome once chunks are in;
 5. the agent loop (:func:`mirrorcraft.agents.run_episode`) with the identity's budget; before each action
    the evaluator is told which action starts, after it the runner passes a tick barrier
    (:func:`~mirrorcraft.harness.barrier.tick_barrier`) and reads the milestones: S_k is the value of the
@@ -64,8 +63,9 @@ suite's rule card for ReAct w/rules.
 
 Partial (honest state at the time of writing): the vanilla path is tested only up to its fail-fast checks
 here (no jar on this machine; ``real_server`` test for a user's jar); with the server in a child process
-the tick barrier is a timed wait and the evaluator reads the advancement packets; accelerated tick rates make the skills' game-time limits shorter in wall time than the body can
-act (docs/runner.md "Throughput"). A full scripted Diamond episode currently reaches Score 50
+the tick barrier is a timed wait and the evaluator reads the advancement packets; accelerated tick rates
+make the skills' game-time limits shorter in wall time than the body can act (docs/runner.md
+"Throughput"). A full scripted Diamond episode currently reaches Score 50
 (docs/runner.md "What an episode reaches today").
 """
 
@@ -708,7 +708,7 @@ class EpisodeRunner:
                     "server_error", f"chunks around spawn not received in {settings.chunk_timeout}s"
                 )
             feet = body.movement.block_position()
-            biome = builder.biomes.biome_at(*feet)
+            biome = body.world.biome_at(*feet)
             if biome is None:
                 raise EpisodeFault("server_error", f"no biome data for the spawn column {feet}")
             spawn = SpawnInfo(position={"x": feet[0], "y": feet[1], "z": feet[2]}, biome=biome)

@@ -89,6 +89,23 @@ async def test_login_and_chunks_agree_with_the_save(server, protocol: int) -> No
 
 
 @pytest_twisted.ensureDeferred
+async def test_biomes_come_with_the_chunks(server) -> None:
+    """The body's world keeps each column's biomes, named from the login registry codec (the observation's
+    biome comes from here)."""
+    body = await _spawn(server)
+    try:
+        world = body.world
+        assert set(world.biomes) == set(world.columns) and world.columns
+        assert len(world.biome_names) > 50 and "minecraft:plains" in world.biome_names.values()
+        x, y, z = body.movement.block_position()
+        assert world.biome_at(x, y, z) == "minecraft:plains"  # the sandbox is one plains biome
+        assert world.biome_at(x, y - 200, z) == world.biome_at(x, y + 400, z) == "minecraft:plains"  # clamped
+        assert world.biome_at(x + 16 * 64, y, z) is None  # not loaded
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_walk_to_a_tree_dig_a_log_and_pick_it_up(server, sandbox) -> None:
     info = sandbox[1]
     body = await _spawn(server)
