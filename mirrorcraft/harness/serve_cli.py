@@ -120,26 +120,17 @@ def _serve_vanilla(args: argparse.Namespace) -> int:
     import sys
 
     from mirrorcraft.harness.vanilla import (
-        MINECRAFT_VERSION,
         VanillaLaunchError,
         VanillaServer,
         VanillaServerConfig,
         check_launch_requirements,
         prepare_server_dir,
+        require_jar_and_eula,
     )
 
     try:
         # Fail fast, before any world is built or folder written (the runner's checks, same messages).
-        if args.server_jar is None:
-            raise VanillaLaunchError(
-                "--server vanilla needs --server-jar PATH: MirrorCraft does not download Minecraft; download "
-                f"the {MINECRAFT_VERSION} server jar from minecraft.net yourself and pass its path"
-            )
-        if not args.accept_eula:
-            raise VanillaLaunchError(
-                "--server vanilla needs --accept-eula: the server runs only if you accept the Minecraft EULA "
-                "(https://aka.ms/MinecraftEULA); MirrorCraft writes eula.txt only when you pass the flag"
-            )
+        require_jar_and_eula(args.server_jar, args.accept_eula)
         if args.in_place:
             raise VanillaLaunchError("--in-place is for the embedded server; the vanilla server plays a copy")
         probe = VanillaServerConfig(
