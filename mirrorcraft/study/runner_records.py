@@ -49,6 +49,20 @@ def _task_milestones(spec: TaskSpec, events: list[MilestoneEvent]) -> list[Miles
     return list(out.values())
 
 
+def _episode_fields(
+    identity: EpisodeIdentity, spec: TaskSpec, controls: Controls, spawn: SpawnInfo | None
+) -> dict[str, Any]:
+    """The fields every record of an episode has, played or faulted."""
+    return {
+        "episode_id": identity.episode_id,
+        "seed": identity.seed,
+        "identity": identity,
+        "controls": controls,
+        "spawn": spawn,
+        "milestone_values": spec.values(),
+    }
+
+
 def fault_record(
     identity: EpisodeIdentity,
     fault: EpisodeFault,
@@ -64,12 +78,7 @@ def fault_record(
     """The infrastructure-fault record of an episode (no actions, score 0; rerun under the same id)."""
     spec = task_spec(identity.task, budget=identity.budget)
     return EpisodeRecord(
-        episode_id=identity.episode_id,
-        seed=identity.seed,
-        identity=identity,
-        controls=controls,
-        spawn=spawn,
-        milestone_values=spec.values(),
+        **_episode_fields(identity, spec, controls, spawn),
         outcome={
             "score": 0,
             "success": False,
@@ -135,12 +144,7 @@ def build_record(
             action_index=n,
         )
     return EpisodeRecord(
-        episode_id=identity.episode_id,
-        seed=identity.seed,
-        identity=identity,
-        controls=controls,
-        spawn=spawn,
-        milestone_values=spec.values(),
+        **_episode_fields(identity, spec, controls, spawn),
         outcome={"score": score, "success": score == 100, "actions_used": n, "end_reason": end},
         initial_score=score_by(0),
         trajectory=steps,
