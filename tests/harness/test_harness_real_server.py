@@ -29,16 +29,13 @@ pytestmark = pytest.mark.real_server
 
 
 @pytest.fixture(scope="module")
-def vanilla(tmp_path_factory: pytest.TempPathFactory):
+def vanilla(sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory):
     jar = os.environ.get("MIRRORCRAFT_SERVER_JAR")
     if not jar or os.environ.get("MIRRORCRAFT_ACCEPT_EULA") != "1":
         pytest.skip("set MIRRORCRAFT_SERVER_JAR and MIRRORCRAFT_ACCEPT_EULA=1 to run against a vanilla jar")
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
     base = tmp_path_factory.mktemp("vanilla")
-    build_sandbox(base / "src", seed=0)
-    cfg = prepare_server_dir(
-        VanillaServerConfig(jar=Path(jar), server_dir=base / "server", accept_eula=True), base / "src"
+    cfg = prepare_server_dir(  # copies the save into the server folder
+        VanillaServerConfig(jar=Path(jar), server_dir=base / "server", accept_eula=True), sandbox_template
     )
     srv = VanillaServer(cfg)
     srv.start()

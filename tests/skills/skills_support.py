@@ -25,15 +25,6 @@ def sandbox_info(save: Path) -> dict[str, Any]:
     return json.loads((save / "sandbox.json").read_text())
 
 
-def sandbox_copy(tmp_path_factory: Any, prefix: str) -> Path:
-    """A freshly built sandbox world (seed 0) in a new temporary folder named after ``prefix``."""
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
-    path = tmp_path_factory.mktemp(prefix) / "world"
-    build_sandbox(path, seed=0)
-    return path
-
-
 def module_server(sandbox: Path, tmp_path_factory: Any, prefix: str, tick_rate: float, seed: int):
     """Generator body of a module-scoped server fixture: an embedded server on a copy of ``sandbox``."""
     import pytest_twisted
