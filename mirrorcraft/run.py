@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     from mirrorcraft.datapacks.cli import add_datapacks_parser
     from mirrorcraft.debug.proxy import add_proxy_parser
     from mirrorcraft.harness.serve_cli import add_serve_parser
-    from mirrorcraft.skills.cli import add_check_parser
+    from mirrorcraft.study.check_cli import add_check_parser
     from mirrorcraft.study.episode_cli import add_episode_parser
     from mirrorcraft.study.report_cli import add_report_parser, add_study_parser
     from mirrorcraft.worlds.cli import add_worlds_parser

@@ -9,6 +9,7 @@ the suite or the seed; "ReAct w/rules" gets the rule cards as plain text in ``ru
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -81,13 +82,47 @@ class ServerControl(ABC):
 
 
 class Evaluator(ABC):
-    """The server-side evaluator: milestones and rule encounters of the running episode."""
+    """The hidden evaluator of a running episode: milestones and rule encounters, never shown to the agent.
 
-    kind: str = "embedded"
+    What every evaluator answers, in the order the episode runner calls it:
+
+    1. :meth:`begin` — a new episode, before the player joins (so an evaluator that listens to the
+       server keeps what is granted at join);
+    2. :meth:`joined` — the player is in and a tick barrier passed, before the first action: read what
+       the server granted so far (attributed to action 0);
+    3. per action ``i`` (1, 2, ...): :meth:`begin_action` when it starts, then — after it ran and a tick
+       barrier passed — :meth:`after_action`;
+    4. :meth:`milestones` and :meth:`encounters` at any time (the record takes them at the end).
+
+    Attributes:
+        kind: what the episode record's ``evaluator`` field says: ``"embedded"`` (the harness reads the
+            server's own state: in-process events or the packets it sent) or ``"rcon"`` (advancement
+            queries over RCON, for a server the harness can only reach that way).
+        basis: how milestones and encounters are derived, in words (the run notes' ``evaluator_basis``), so
+            nobody mistakes harness-side guesses for server-side attribution.
+    """
+
+    kind: ClassVar[Literal["embedded", "rcon"]] = "embedded"
+    basis: ClassVar[str] = ""
 
     @abstractmethod
     async def begin(self, identity: EpisodeIdentity) -> None:
-        """Start evaluating a new episode."""
+        """Start evaluating a new episode (the player is not in the game yet)."""
+
+    async def joined(self) -> None:  # noqa: B027 - optional hook with a documented default
+        """The player joined and a tick barrier passed; no action ran yet.
+
+        Default: nothing — right for an evaluator that has listened to the server since :meth:`begin`. An
+        evaluator that polls (advancement queries, the advancement packets) reads the milestones granted
+        at join here, as action 0.
+        """
+
+    def begin_action(self, index: int, call: SkillCall) -> None:  # noqa: B027 - optional, documented default
+        """Skill action ``index`` starts: what the server does from now on belongs to it.
+
+        Default: nothing — right for an evaluator that attributes per action in :meth:`after_action`. An
+        evaluator that sees server events as they happen attributes them to ``index`` from here on.
+        """
 
     @abstractmethod
     async def after_action(self, index: int, call: SkillCall, report: OutcomeReport) -> None:

@@ -1,4 +1,4 @@
-"""``ServerControl`` and an ``Evaluator`` over RCON, for any server that speaks it (embedded or vanilla).
+"""``ServerControl`` over RCON, for any server that speaks it (embedded or vanilla).
 
 Why: the paper's harness controls vanilla servers the way admins do — commands over RCON for effects,
 experience, time, weather, difficulty and game rules, and advancement queries for milestones. This module
@@ -13,43 +13,27 @@ Milestones: vanilla has no ``advancement test``; the query is
 ``Test failed``. RCON replies arrive after the server ran the command on its main thread, between ticks,
 so every effect of earlier ticks is visible (the tick barrier).
 
-:class:`RconEvaluator` derives rule encounters *harness-side* from the suite manifest and the outcome
-reports (no server-side attribution exists over RCON); :attr:`RconEvaluator.encounter_basis` says so and
-docs/control.md lists what that detects and what it cannot.
+The evaluator over the same connection is :class:`~mirrorcraft.harness.report_evaluators.RconEvaluator`
+(milestones from :meth:`RconServerControl.query_milestones`, rule encounters derived harness-side).
 """
 
 from __future__ import annotations
 
 import inspect
-import json
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from functools import cache
-from typing import Any, Protocol
+from typing import Protocol
 
-from mirrorcraft import gamedata
 from mirrorcraft.contracts.episodes import (
     EFFECT_SECONDS,
     Controls,
     EpisodeIdentity,
-    MilestoneEvent,
     SpawnInfo,
     StatusEffect,
 )
-from mirrorcraft.contracts.interfaces import Evaluator, ServerControl
-from mirrorcraft.contracts.rules import (
-    BlockDropAddRule,
-    BlockDropReplaceRule,
-    CookingOutputRule,
-    EntityLootAddRule,
-    EntityLootReplaceRule,
-    RecipeResultRule,
-    RuleEncounter,
-    SuiteManifest,
-    load_suite,
-)
-from mirrorcraft.contracts.skills import ItemStack, OutcomeReport, SkillCall, signature
-from mirrorcraft.errors import GameDataError, MirrorCraftError
+from mirrorcraft.contracts.interfaces import ServerControl
+from mirrorcraft.errors import MirrorCraftError
 from mirrorcraft.server.commands.texts import lang
 
 #: The 16 story advancements of vanilla 1.19.2 (the benchmark's milestones are among them).
@@ -276,235 +260,3 @@ class RconServerControl(ServerControl):
         """``time query gametime`` (the tick recorded with milestones)."""
         _, g = await self._expect("time query gametime", "commands.time.query")
         return int(g[0])
-
-
-# -- evaluator -----------------------------------------------------------------------------------------
-
-
-class RconEvaluator(Evaluator):
-    """An ``Evaluator`` for servers reachable only over RCON (a user's vanilla jar).
-
-    Milestones come from advancement queries after every action; rule encounters are derived
-    harness-side (:attr:`encounter_basis`, :func:`detect_encounters`).
-
-    Args:
-        control: the RCON control of the same server.
-        suites: suite id → manifest loader (default: the shipped manifests).
-    """
-
-    kind = "rcon"
-    #: Where encounters come from (recorded so nobody mistakes them for server-side attribution).
-    encounter_basis = "harness: suite manifest + outcome reports (no server-side attribution over RCON)"
-
-    def __init__(
-        self, control: RconServerControl, suites: Callable[[str], SuiteManifest] = load_suite
-    ) -> None:
-        self.control = control
-        self._suites = suites
-        self._manifest: SuiteManifest | None = None
-        self._events: list[MilestoneEvent] = []
-        self._encounters: list[RuleEncounter] = []
-
-    async def begin(self, identity: EpisodeIdentity) -> None:
-        self._manifest = self._suites(identity.suite) if identity.suite else None
-        self._events = []
-        self._encounters = []
-        await self._poll(0)
-
-    async def _poll(self, index: int) -> None:
-        seen = {e.advancement for e in self._events}
-        done = await self.control.query_milestones()
-        new = [a for a in done if a not in seen and a.startswith("minecraft:story/")]
-        if new:
-            tick = await self.control.game_time()
-            self._events.extend(MilestoneEvent(advancement=a, action_index=index, tick=tick) for a in new)
-
-    async def after_action(self, index: int, call: SkillCall, report: OutcomeReport) -> None:
-        await self._poll(index)
-        if self._manifest is not None:
-            known = {e.rule_id for e in self._encounters}
-            for enc in detect_encounters(self._manifest, index, call, report):
-                if enc.rule_id not in known:
-                    self._encounters.append(enc)
-                    known.add(enc.rule_id)
-
-    async def milestones(self) -> list[MilestoneEvent]:
-        return list(self._events)
-
-    async def encounters(self) -> list[RuleEncounter]:
-        return list(self._encounters)
-
-
-def _stacks(counts: dict[str, int]) -> list[ItemStack]:
-    return [ItemStack(item=k, count=v) for k, v in sorted(counts.items()) if v > 0]
-
-
-def _counts(stacks: Sequence[ItemStack]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for s in stacks:
-        out[s.item] = out.get(s.item, 0) + s.count
-    return out
-
-
-@cache
-def _vanilla_recipe(recipe_id: str) -> dict[str, Any] | None:
-    path = gamedata.VANILLA_PACK_DIR / "data" / "minecraft" / "recipes" / f"{recipe_id.split(':', 1)[1]}.json"
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
-
-
-def _ingredient_items(ing: Any) -> set[str]:
-    if isinstance(ing, list):
-        return set().union(*(_ingredient_items(i) for i in ing)) if ing else set()
-    if "item" in ing:
-        return {ing["item"]}
-    try:
-        return set(gamedata.tag("item", ing["tag"]))
-    except GameDataError:
-        return set()
-
-
-def _recipe_items(recipe: dict[str, Any]) -> set[str]:
-    if "key" in recipe:
-        return set().union(*(_ingredient_items(v) for v in recipe["key"].values()))
-    if "ingredients" in recipe:
-        return set().union(*(_ingredient_items(v) for v in recipe["ingredients"]))
-    return _ingredient_items(recipe.get("ingredient", []))
-
-
-def _result(recipe: dict[str, Any]) -> tuple[str, int]:
-    r = recipe["result"]
-    return (r, 1) if isinstance(r, str) else (r["item"], int(r.get("count", 1)))
-
-
-@cache
-def _vanilla_cooking() -> dict[tuple[str, str], tuple[str, int]]:
-    """``(device, input item) -> (result, count)`` of vanilla smelting and blasting recipes."""
-    out: dict[tuple[str, str], tuple[str, int]] = {}
-    folder = gamedata.VANILLA_PACK_DIR / "data" / "minecraft" / "recipes"
-    devices = {"minecraft:smelting": "furnace", "minecraft:blasting": "blast_furnace"}
-    for path in sorted(folder.glob("*.json")):
-        recipe = json.loads(path.read_text(encoding="utf-8"))
-        device = devices.get(recipe.get("type", ""))
-        if device:
-            for item in _ingredient_items(recipe["ingredient"]):
-                out[(device, item)] = _result(recipe)
-    return out
-
-
-def _encounter(
-    rule_id: str, index: int, call: SkillCall, vanilla: dict[str, int], actual: dict[str, int]
-) -> RuleEncounter | None:
-    v, a = _stacks(vanilla), _stacks(actual)
-    if sorted((s.item, s.count) for s in v) == sorted((s.item, s.count) for s in a):
-        return None
-    return RuleEncounter(
-        rule_id=rule_id,
-        action_index=index,
-        signature=list(signature(call)),
-        vanilla_outcome=v,
-        actual_outcome=a,
-    )
-
-
-def detect_encounters(
-    manifest: SuiteManifest, index: int, call: SkillCall, report: OutcomeReport
-) -> list[RuleEncounter]:
-    """Rules of ``manifest`` the action visibly triggered, judged from its call and outcome report.
-
-    A rule counts as encountered when the action touched one of its targets and the report shows the
-    Mirror outcome, which differs from the vanilla outcome:
-
-    * ``recipe_result``: a ``craft_grid`` whose items all belong to the vanilla recipe (and to ``inputs``)
-      produced exactly the changed result per craft; vanilla = the vanilla recipe's result per craft.
-    * ``cooking_output``: a ``smelt`` of the changed ``input`` in the changed ``device`` produced the changed
-      result per item; vanilla = the vanilla cooking result (nothing if vanilla has no recipe).
-    * ``block_drop_add`` / ``entity_loot_add``: a ``mine`` / ``attack`` of the target collected at least the
-      added stacks; vanilla = the collected drops minus the added ones.
-    * ``block_drop_replace`` / ``entity_loot_replace``: the collected drops contain the replacement
-      stacks; vanilla = one of each usual vanilla drop per block (minecraft-data's block ``drops``) or
-      per mob (the vendored vanilla loot table's items). This vanilla side is approximate (fortune and
-      random counts are not modelled) — docs/control.md.
-    """
-    out: list[RuleEncounter] = []
-    if report.status != "success":
-        return out
-    produced = _counts(report.produced)
-    drops = _counts(report.drops_collected)
-    broken = {b.block: b.count for b in report.blocks_broken}
-    n = report.completed
-    for rule in manifest.rules:
-        enc: RuleEncounter | None = None
-        if isinstance(rule, RecipeResultRule) and call.name == "craft_grid":
-            grid = {c for row in call.args["grid"] for c in row if c}
-            for ch in rule.changes:
-                recipe = _vanilla_recipe(ch.recipe)
-                if recipe is None or not grid <= _recipe_items(recipe):
-                    continue
-                if ch.inputs is not None and not grid <= set(ch.inputs):
-                    continue
-                if produced != {ch.result.item: ch.result.count * n}:
-                    continue
-                item, count = _result(recipe)
-                enc = _encounter(rule.id, index, call, {item: count * n}, produced)
-                break
-        elif isinstance(rule, CookingOutputRule) and call.name == "smelt":
-            for ch in rule.changes:
-                if call.args["input"] != ch.input or call.args["device"] != ch.device:
-                    continue
-                if produced != {ch.result.item: ch.result.count * n}:
-                    continue
-                vanilla = _vanilla_cooking().get((ch.device, ch.input))
-                enc = _encounter(
-                    rule.id, index, call, {vanilla[0]: vanilla[1] * n} if vanilla else {}, produced
-                )
-                break
-        elif isinstance(rule, (BlockDropAddRule, BlockDropReplaceRule)) and call.name == "mine":
-            for ch in rule.changes:
-                k = broken.get(ch.block, 0)
-                if not k or any(drops.get(d.item, 0) < d.min * k for d in ch.drops):
-                    continue
-                if isinstance(rule, BlockDropAddRule):
-                    vanilla = dict(drops)
-                    for d in ch.drops:
-                        vanilla[d.item] -= min(drops[d.item], d.max * k)
-                else:
-                    vanilla = {item: k for item in gamedata.block(ch.block).drops}
-                enc = _encounter(rule.id, index, call, vanilla, drops)
-                break
-        elif isinstance(rule, (EntityLootAddRule, EntityLootReplaceRule)) and call.name == "attack":
-            for ch in rule.changes:
-                if call.args["mob"] != ch.entity or any(drops.get(d.item, 0) < d.min * n for d in ch.drops):
-                    continue
-                if isinstance(rule, EntityLootAddRule):
-                    vanilla = dict(drops)
-                    for d in ch.drops:
-                        vanilla[d.item] -= min(drops[d.item], d.max * n)
-                else:
-                    vanilla = {item: n for item in _vanilla_entity_items(ch.entity)}
-                enc = _encounter(rule.id, index, call, vanilla, drops)
-                break
-        if enc is not None:
-            out.append(enc)
-    return out
-
-
-@cache
-def _vanilla_entity_items(entity: str) -> tuple[str, ...]:
-    path = (
-        gamedata.VANILLA_PACK_DIR
-        / "data"
-        / "minecraft"
-        / "loot_tables"
-        / "entities"
-        / (entity.split(":", 1)[1] + ".json")
-    )
-    if not path.exists():
-        return ()
-    table = json.loads(path.read_text(encoding="utf-8"))
-    items = [
-        e["name"]
-        for pool in table.get("pools", [])
-        for e in pool.get("entries", [])
-        if e.get("type") == "minecraft:item"
-    ]
-    return tuple(sorted(set(items)))

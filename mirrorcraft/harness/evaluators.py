@@ -13,12 +13,12 @@ the agent; the harness reads it through the :class:`~mirrorcraft.contracts.inter
 How the vanilla outcome is computed: :mod:`mirrorcraft.rules.oracle`.
 
 Resources carry rule ids through the Mirror pack's index (``data/mirrorcraft/rules/index.json``):
-:meth:`DatapackSet.rule_ids`. An event is an **encounter candidate** for rule R when R is among the
-rule ids of the resources it touched, R is a rule of the episode's manifest, and the actual and vanilla
-stacks differ (merged per item, order ignored). Touching an overridden resource with the vanilla outcome
-(a stripped log in M01's planks recipe, blasting an unaffected item) is logged but is not an encounter.
-The **encounter** of R is its first candidate in an action (index >= 1); its outcomes are the totals over
-all events of that action that touched R.
+:meth:`DatapackSet.rule_ids`. Every event of an action (index >= 1) with an outcome *touches* the rules it
+names; the encounters follow from those touches exactly as for every evaluator
+(:class:`~mirrorcraft.harness.encounters.EncounterBook`: a candidate is a touch whose actual and vanilla
+stacks differ; the encounter of R is its first candidate action, with the totals over all events of that
+action that touched R). Touching an overridden resource with the vanilla outcome (a stripped log in M01's
+planks recipe, blasting an unaffected item) is logged but is not an encounter.
 
 Attribution to actions: the runner calls :meth:`EmbeddedEvaluator.begin_action` when skill action
 ``index`` starts; every server event until the next ``begin_action`` belongs to it (events after
@@ -40,8 +40,9 @@ from mirrorcraft.contracts.interfaces import Evaluator
 from mirrorcraft.contracts.rules import RuleEncounter, SuiteManifest, load_suite
 from mirrorcraft.contracts.skills import OutcomeReport, Signature, SkillCall, signature
 from mirrorcraft.errors import ContractError
+from mirrorcraft.harness.encounters import EncounterBook
 from mirrorcraft.rules.cooking import Take
-from mirrorcraft.rules.oracle import Outcome, merge_stacks, same_stacks
+from mirrorcraft.rules.oracle import Outcome
 from mirrorcraft.rules.recipes import CraftResult
 from mirrorcraft.server import outcomes
 from mirrorcraft.server.outcomes import EventKind, OutcomeEvent
@@ -93,6 +94,7 @@ class EmbeddedEvaluator(Evaluator):
     """
 
     kind = "embedded"
+    basis = "server: embedded evaluator (server-side attribution)"
 
     def __init__(
         self,
@@ -125,13 +127,12 @@ class EmbeddedEvaluator(Evaluator):
 
     def _reset(self, manifest: SuiteManifest | None) -> None:
         self.manifest = manifest
-        self._rules = {r.id for r in manifest.rules} if manifest else set()
+        self._book = EncounterBook(r.id for r in manifest.rules) if manifest else EncounterBook()
         self._log: list[EventRecord] = []
         self._signatures: dict[int, Signature] = {}
         self._current = 0
         self._in_action = False
         self._closed = 0
-        self._first: dict[str, int] = {}  # rule id → action index of its encounter
         self._milestones: list[MilestoneEvent] = []
 
     # -- the Evaluator ABC ---------------------------------------------------------------------------
@@ -203,15 +204,9 @@ class EmbeddedEvaluator(Evaluator):
             outcome=outcome,
         )
         self._log.append(rec)
-        if (
-            outcome is not None
-            and in_action
-            and index >= 1
-            and not same_stacks(outcome.actual, outcome.vanilla)
-        ):
+        if outcome is not None and in_action and index >= 1:
             for rid in outcome.rules:
-                if rid in self._rules and rid not in self._first:
-                    self._first[rid] = index
+                self._book.touch(rid, index, outcome.actual, outcome.vanilla)
         return rec
 
     def record_event(self, event: OutcomeEvent) -> EventRecord:
@@ -260,33 +255,4 @@ class EmbeddedEvaluator(Evaluator):
 
     def encounter_list(self) -> list[RuleEncounter]:
         """Rule encounters so far, in order of action index then rule id."""
-        out = []
-        for rid, index in sorted(self._first.items(), key=lambda kv: (kv[1], kv[0])):
-            events = [
-                e
-                for e in self._log
-                if e.action_index == index
-                and e.in_action
-                and e.outcome is not None
-                and rid in e.outcome.rules
-            ]
-            actual = merge_stacks((s.item, s.count) for e in events for s in e.outcome.actual)  # type: ignore[union-attr]
-            vanilla = merge_stacks((s.item, s.count) for e in events for s in e.outcome.vanilla)  # type: ignore[union-attr]
-            if same_stacks(
-                actual, vanilla
-            ):  # differences cancelled out over the action: report the first one
-                first = next(e for e in events if not same_stacks(e.outcome.actual, e.outcome.vanilla))  # type: ignore[union-attr]
-                actual, vanilla = list(first.outcome.actual), list(first.outcome.vanilla)  # type: ignore[union-attr]
-            sig = self._signatures.get(index)
-            if not sig:
-                continue  # the action never told us its signature: cannot build a valid record yet
-            out.append(
-                RuleEncounter(
-                    rule_id=rid,
-                    action_index=index,
-                    signature=sig,
-                    vanilla_outcome=vanilla,
-                    actual_outcome=actual,
-                )
-            )
-        return out
+        return self._book.encounters(self._signatures)

@@ -93,11 +93,18 @@ def _rcon_settings(args: argparse.Namespace) -> dict:
     ``--rcon-password-file``."""
     if args.rcon_port is None:
         return {}
-    import sys
-
-    from mirrorcraft.server.rcon import random_password
+    from mirrorcraft.protocol.rcon import random_password
 
     password = random_password()
+    _tell_rcon_password(args, password)
+    return {"rcon_port": args.rcon_port, "rcon_password": password}
+
+
+def _tell_rcon_password(args: argparse.Namespace, password: str) -> None:
+    """Write the password to ``--rcon-password-file`` (mode 0600), or print it to stderr (not stdout, which
+    tools parse for the port line)."""
+    import sys
+
     if args.rcon_password_file is not None:
         fd = os.open(args.rcon_password_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.fchmod(fd, 0o600)  # also when the file already existed with wider permissions
@@ -105,7 +112,6 @@ def _rcon_settings(args: argparse.Namespace) -> dict:
             f.write(password + "\n")
     else:
         print(f"rcon password: {password}", file=sys.stderr, flush=True)
-    return {"rcon_port": args.rcon_port, "rcon_password": password}
 
 
 def _serve_vanilla(args: argparse.Namespace) -> int:
@@ -114,26 +120,17 @@ def _serve_vanilla(args: argparse.Namespace) -> int:
     import sys
 
     from mirrorcraft.harness.vanilla import (
-        MINECRAFT_VERSION,
         VanillaLaunchError,
         VanillaServer,
         VanillaServerConfig,
         check_launch_requirements,
         prepare_server_dir,
+        require_jar_and_eula,
     )
 
     try:
         # Fail fast, before any world is built or folder written (the runner's checks, same messages).
-        if args.server_jar is None:
-            raise VanillaLaunchError(
-                "--server vanilla needs --server-jar PATH: MirrorCraft does not download Minecraft; download "
-                f"the {MINECRAFT_VERSION} server jar from minecraft.net yourself and pass its path"
-            )
-        if not args.accept_eula:
-            raise VanillaLaunchError(
-                "--server vanilla needs --accept-eula: the server runs only if you accept the Minecraft EULA "
-                "(https://aka.ms/MinecraftEULA); MirrorCraft writes eula.txt only when you pass the flag"
-            )
+        require_jar_and_eula(args.server_jar, args.accept_eula)
         if args.in_place:
             raise VanillaLaunchError("--in-place is for the embedded server; the vanilla server plays a copy")
         probe = VanillaServerConfig(
@@ -189,13 +186,7 @@ def _report_rcon(args: argparse.Namespace, port: int, password: str) -> None:
     import sys
 
     print(f"rcon port: {port}", file=sys.stderr, flush=True)
-    if args.rcon_password_file is not None:
-        fd = os.open(args.rcon_password_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(password + "\n")
-    else:
-        print(f"rcon password: {password}", file=sys.stderr, flush=True)
+    _tell_rcon_password(args, password)
 
 
 def _port(text: str) -> int:

@@ -7,7 +7,7 @@ offline mode, RCON on with a random password, peaceful, no spawn protection), wr
 when the caller passes ``accept_eula=True``, starts ``java -jar <jar> nogui``, waits for the
 ``Done (`` log line *and* for RCON to accept a login, and stops the server with RCON ``stop``.
 
-Everything around the launch is tested without a jar (``tests/control/test_control_vanilla.py``); the
+Everything around the launch is tested without a jar (``tests/harness/test_harness_vanilla.py``); the
 launch/wait/timeout logic is tested against a real child process that prints log lines (a process
 harness test, not a game mock). Runs against a real jar are marked ``real_server`` (``MIRRORCRAFT_SERVER_JAR``).
 """
@@ -29,7 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from mirrorcraft.contracts.episodes import SpawnInfo
 from mirrorcraft.contracts.observation import BlockPos
 from mirrorcraft.errors import MirrorCraftError
-from mirrorcraft.server.rcon import RconClient, RconError, random_password
+from mirrorcraft.harness.rcon import RconClient
+from mirrorcraft.protocol.rcon import RconError, random_password
 
 DONE_MARKER = "Done ("  # vanilla logs `Done (4.2s)! For help, type "help"` when the server is ready
 MINECRAFT_VERSION = "1.19.2"
@@ -240,6 +241,55 @@ def check_launch_requirements(config: VanillaServerConfig) -> str:
             "folder with accept_eula=True if you accept it"
         )
     return java
+
+
+def require_jar_and_eula(jar: Path | None, accept_eula: bool) -> Path:
+    """The two things a vanilla run needs from the user before anything else: the jar's path and the EULA.
+
+    Raises:
+        VanillaLaunchError: no jar given, or the EULA flag not set (MirrorCraft never downloads Minecraft and
+            never accepts the EULA for the user).
+    """
+    if jar is None:
+        raise VanillaLaunchError(
+            f"--server vanilla needs --server-jar PATH: MirrorCraft does not download Minecraft; download the "
+            f"{MINECRAFT_VERSION} server jar from minecraft.net yourself and pass its path"
+        )
+    if not accept_eula:
+        raise VanillaLaunchError(
+            "--server vanilla needs --accept-eula: the server runs only if you accept the Minecraft EULA "
+            "(https://aka.ms/MinecraftEULA); MirrorCraft writes eula.txt only when you pass the flag"
+        )
+    return Path(jar)
+
+
+def vanilla_preflight(
+    jar: Path | None, accept_eula: bool, java: str = "java", tick_rate: float = 20.0
+) -> str:
+    """Fail fast before a vanilla-jar run: the jar is given and exists, the EULA flag is set, java is found,
+    the tick rate is real time. Returns the resolved java executable.
+
+    The CLIs (``episode``/``study --server vanilla``) call this before doing anything else; the episode
+    runner calls it again when an episode starts (a failure there is a ``server_error`` fault).
+
+    Raises:
+        VanillaLaunchError: the message names the missing piece and what to do.
+    """
+    path = require_jar_and_eula(jar, accept_eula)
+    if tick_rate != 20.0:
+        raise VanillaLaunchError(f"--server vanilla runs at 20 ticks/s only (got --tick-rate {tick_rate:g})")
+    resolved = shutil.which(java) if os.sep not in java else java
+    if resolved is None or not Path(resolved).is_file():
+        raise VanillaLaunchError(
+            f"java executable {java!r} not found: install a Java 17+ runtime (1.19.2 needs Java 17) and put "
+            "it on PATH, or pass its path with --java"
+        )
+    if not path.is_file():
+        raise VanillaLaunchError(
+            f"server jar {jar} not found: MirrorCraft does not download Minecraft; download the "
+            f"{MINECRAFT_VERSION} server jar from minecraft.net yourself and pass its path"
+        )
+    return resolved
 
 
 class VanillaServer:
@@ -464,7 +514,7 @@ class VanillaEpisodes:
 
     def connect(self, reactor: Any) -> Any:
         """A logged-in Twisted RCON client for the current server (``connect`` of ``RconServerControl``)."""
-        from mirrorcraft.server.rcon import connect_rcon
+        from mirrorcraft.harness.rcon import connect_rcon
 
         return connect_rcon(reactor, "127.0.0.1", self.config.rcon_port, self.config.rcon_password)
 

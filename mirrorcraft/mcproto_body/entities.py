@@ -5,7 +5,8 @@ know which item entity was collected by whom. Tracks ``spawn_entity`` (1.19 uses
 alike), ``named_entity_spawn`` + ``player_info`` (names), the three relative moves (deltas are
 ``1/4096`` block, wiki.vg "Update Entity Position"), ``entity_teleport``, ``entity_velocity``
 (``1/8000`` block per tick), ``entity_metadata`` (incl. the item stack of an item entity: index 8, type
-Slot, wiki.vg "Entity metadata#Item Entity"), ``entity_destroy`` and ``collect``.
+Slot, wiki.vg "Entity metadata#Item Entity"), ``entity_destroy`` and ``collect``. One action acts on an
+entity: :meth:`Entities.attack` (as mineflayer's ``bot.attack`` lives in its entities plugin).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mirrorcraft.errors import GameDataError
 from mirrorcraft.gamedata import entity_by_id, item_by_id
 from mirrorcraft.mcproto_body.connection import Connection
 from mirrorcraft.protocol import Packet, Slot
+from mirrorcraft.protocol.serverbound import ArmAnimation, UseEntity
 
 #: Metadata index of an item entity's stack (1.19: Entity 0..7, then ItemEntity's Slot at 8).
 ITEM_STACK_INDEX = 8
@@ -97,6 +99,7 @@ class Entities:
     """
 
     def __init__(self, conn: Connection) -> None:
+        self.conn = conn
         self.by_id: dict[int, Entity] = {}
         self.self_id: int | None = None
         self.player_names: dict[uuid_mod.UUID, str] = {}
@@ -143,6 +146,16 @@ class Entities:
     def items(self) -> list[Entity]:
         """Item-drop entities."""
         return [e for e in self.by_id.values() if e.type == "minecraft:item"]
+
+    # ------------------------------------------------------------------------------------------ actions
+    def attack(self, entity_id: int) -> None:
+        """Hit entity ``entity_id`` once with the held item: "Interact" (type attack) then the arm swing.
+
+        The order is vanilla 1.9+'s and mineflayer's ``bot.attack`` (use_entity, then arm_animation); the
+        server checks reach and cooldown and applies the damage.
+        """
+        self.conn.send(UseEntity(target=entity_id, mouse=1, sneaking=False))
+        self.conn.send(ArmAnimation(hand=0))
 
     # ----------------------------------------------------------------------------------------- handlers
     def _on_login(self, pkt: Packet) -> None:

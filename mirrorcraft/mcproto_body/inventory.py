@@ -38,7 +38,9 @@ from mirrorcraft.protocol.serverbound import (
     BlockDig,
     ChangedSlot,
     CloseWindowServerbound,
+    EnchantItem,
     HeldItemSlotServerbound,
+    UseItem,
     WindowClick,
 )
 
@@ -258,6 +260,25 @@ class Inventory:
         if s is not None:
             n = s.count - (s.count if whole_stack else 1)
             self.player.slots[HOTBAR_START + self.held] = Slot(s.item_id, n, s.nbt) if n > 0 else None
+
+    def activate_item(self, hand: int = 0) -> None:
+        """Use the held item in the air (right click: start eating, drinking, drawing a bow...).
+
+        Sends "Use Item" with the next 1.19 sequence number (wiki.vg "Use Item"); what happens is the
+        server's decision, seen in later packets (mineflayer's ``bot.activateItem``).
+
+        Args:
+            hand: 0 main hand, 1 off hand.
+        """
+        self.conn.send(UseItem(hand=hand, sequence=self.conn.next_sequence()))
+
+    def enchant(self, window: Window, option: int) -> None:
+        """Pick enchantment offer ``option`` (0, 1 or 2: top to bottom) of an open enchanting table.
+
+        Sends "Click Container Button" (``enchant_item``, wiki.vg); the server checks levels and lapis and
+        answers with the enchanted item's slot update (mineflayer's ``enchantmentTable.enchant``).
+        """
+        self.conn.send(EnchantItem(window_id=window.id, enchantment=option))
 
     async def drop_cursor(self) -> ClickResult:
         """Throw whatever is on the cursor out of the window."""

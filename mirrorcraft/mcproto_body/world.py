@@ -7,7 +7,9 @@ exactly what :func:`mirrorcraft.protocol.chunks.decode_column` returns — and r
 Handles ``login`` / ``respawn`` (dimension height from the login registry codec: a server such as
 flying-squid may send fewer than the vanilla 24 sections), ``map_chunk``, ``unload_chunk``,
 ``block_change``, ``multi_block_change`` and, optionally, sky light from ``map_chunk`` / ``update_light``.
-Block entities are kept as sent (positions and type ids) for containers.
+Block entities are kept as sent (positions and type ids) for containers. Biomes are kept per column as
+decoded (one id per 4×4×4 cell) with their names from the login registry codec, so the observation can
+name the biome the player stands in (:meth:`World.biome_at`) without decoding a chunk twice.
 """
 
 from __future__ import annotations
@@ -50,6 +52,15 @@ def dimension_height(registry_codec: Any, dimension_type: str) -> tuple[int, int
     raise ProtocolError(f"login.registry_codec: dimension type {dimension_type!r} not in {names}")
 
 
+def biome_names(registry_codec: Any) -> dict[int, str]:
+    """``{biome id: name}`` of a login registry codec (empty when it has no biome registry)."""
+    try:
+        entries = registry_codec["minecraft:worldgen/biome"]["value"]
+    except (KeyError, TypeError):
+        entries = []
+    return {int(e["id"]): str(e["name"]) for e in entries}
+
+
 class World:
     """Loaded chunk columns and block queries.
 
@@ -60,6 +71,8 @@ class World:
     Attributes:
         min_y / height: Dimension bounds from the login packet (defaults: the 1.19 overworld, -64 / 384).
         columns: ``{(chunk_x, chunk_z): uint16 array (height, 16, 16)}``.
+        biomes: ``{(chunk_x, chunk_z): biome id array (height // 4, 4, 4)}``, indexed ``[y, z, x]``.
+        biome_names: ``{biome id: name}`` from the login registry codec (``minecraft:worldgen/biome``).
         block_entities: ``{(x, y, z): block entity type id}`` from map_chunk.
     """
 
@@ -67,6 +80,8 @@ class World:
         self.min_y = -64
         self.height = 384
         self.columns: dict[tuple[int, int], np.ndarray] = {}
+        self.biomes: dict[tuple[int, int], np.ndarray] = {}
+        self.biome_names: dict[int, str] = {}
         self.sky_light: dict[tuple[int, int], np.ndarray] = {}
         self._sky_known: dict[tuple[int, int], np.ndarray] = {}
         self.block_entities: dict[tuple[int, int, int], int] = {}
@@ -111,6 +126,14 @@ class World:
         """Block name (``minecraft:...``) at a position, ``None`` if unknown."""
         state = self.state_at(x, y, z)
         return None if state is None else block_of_state(state).name
+
+    def biome_at(self, x: int, y: int, z: int) -> str | None:
+        """Biome name at a block position, ``None`` when its column is not loaded (or the id is unknown)."""
+        arr = self.biomes.get((x >> 4, z >> 4))
+        if arr is None:
+            return None
+        iy = min(max((y - self.min_y) >> 2, 0), arr.shape[0] - 1)
+        return self.biome_names.get(int(arr[iy, (z & 15) >> 2, (x & 15) >> 2]))
 
     def region(self, lo: tuple[int, int, int], hi: tuple[int, int, int]) -> np.ndarray:
         """States in the box ``lo <= (x, y, z) < hi`` as a ``uint16`` array indexed ``[x, y, z]``.
@@ -188,6 +211,7 @@ class World:
     def clear(self) -> None:
         """Forget every column (dimension change, reconnect)."""
         self.columns.clear()
+        self.biomes.clear()
         self.sky_light.clear()
         self._sky_known.clear()
         self.block_entities.clear()
@@ -196,6 +220,7 @@ class World:
     def _on_login(self, pkt: Packet) -> None:
         self._codec = pkt.registry_codec  # type: ignore[attr-defined]
         self.min_y, self.height = dimension_height(self._codec, pkt.dimension_type)  # type: ignore[attr-defined]
+        self.biome_names = biome_names(self._codec)
         self.clear()
 
     def _on_respawn(self, pkt: Packet) -> None:
@@ -209,6 +234,7 @@ class World:
         col = decode_column(pkt.chunk_data, sections, padding="any")  # type: ignore[attr-defined]
         key = (pkt.x, pkt.z)  # type: ignore[attr-defined]
         self.columns[key] = col.blocks
+        self.biomes[key] = col.biomes
         self.chunks_decoded += 1
         base_x, base_z = key[0] * 16, key[1] * 16
         self.block_entities = {p: t for p, t in self.block_entities.items() if (p[0] >> 4, p[2] >> 4) != key}
@@ -273,6 +299,7 @@ class World:
     def _on_unload(self, pkt: Packet) -> None:
         key = (pkt.chunk_x, pkt.chunk_z)  # type: ignore[attr-defined]
         self.columns.pop(key, None)
+        self.biomes.pop(key, None)
         self.sky_light.pop(key, None)
         self._sky_known.pop(key, None)
 

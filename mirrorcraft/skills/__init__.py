@@ -6,13 +6,14 @@
 * :mod:`~mirrorcraft.skills.registry` — :class:`SkillSet` (execute a call, get its report and σ);
 * :mod:`~mirrorcraft.skills.observe` — :class:`ObservationBuilder`, the only door from game to agent;
 * :mod:`~mirrorcraft.skills.routes` / :mod:`~mirrorcraft.skills.controls` — scripted routes and the
-  reachability and paired-observation controls (a test harness that knows the suites; not an agent);
-* :mod:`~mirrorcraft.skills.cli` — ``python -m mirrorcraft.run check ...``.
+  reachability and paired-observation controls (a test harness that knows the suites; not an agent; the
+  ``check`` command that runs them on worlds and servers is :mod:`mirrorcraft.study.check_cli`).
 
-Never imports :mod:`mirrorcraft.server` at module level (see docs/skills.md).
+Imports no server, harness, worlds or datapacks (import-linter contract "players-never-see-the-server";
+see docs/skills.md): the skills act only through the body's API.
 """
 
-from mirrorcraft.skills.observe import ActionHistory, BiomeTracker, ObservationBuilder
+from mirrorcraft.skills.observe import ActionHistory, ObservationBuilder
 from mirrorcraft.skills.registry import SKILL_CLASSES, SkillSet
 from mirrorcraft.skills.runtime import BaseSkill, Progress, SkillContext, SkillFailed
 
@@ -20,7 +21,6 @@ __all__ = [
     "SKILL_CLASSES",
     "ActionHistory",
     "BaseSkill",
-    "BiomeTracker",
     "ObservationBuilder",
     "Progress",
     "SkillContext",

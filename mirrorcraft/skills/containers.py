@@ -34,7 +34,6 @@ from twisted.internet import defer
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.gamedata import item, item_by_id
 from mirrorcraft.mcproto_body.windows import HOTBAR_START, Window
-from mirrorcraft.protocol.serverbound import EnchantItem
 from mirrorcraft.skills.runtime import BaseSkill, Progress, SkillContext, SkillFailed, require_item
 
 #: Vanilla burn times in ticks (AbstractFurnaceBlockEntity.getFuel, 1.19.2) of the usual fuels.
@@ -368,7 +367,7 @@ class Enchant(BaseSkill):
             if ctx.body.health.level < cost:
                 raise SkillFailed(FailureReason.NOT_ENOUGH_LEVELS, f"offer {args.option} needs level {cost}")
             before = win.slots[0]
-            ctx.body.conn.send(EnchantItem(window_id=win.id, enchantment=prop))
+            ctx.body.inventory.enchant(win, prop)
             end = min(deadline, ctx.now() + 2.0)
             while win.slots[0] == before and ctx.now() < end:
                 await ctx.sleep_ticks(1)

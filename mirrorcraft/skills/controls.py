@@ -7,22 +7,22 @@ before it triggers a changed rule — the *paired-observation control*: one scri
 triggers no changed rule must produce byte-identical serialized observations in the Vanilla world and in
 each Mirror copy, with the same episode seed on a seeded server.
 
-Server-agnostic: this module never imports :mod:`mirrorcraft.server`. A :data:`Launcher` starts a server
-on a save folder and returns its port and a stop function; :mod:`mirrorcraft.skills.cli` and the tests
-supply one backed by the embedded server.
-
-Mirror copies are made the way the world catalogue makes them: a byte copy of the save, the suite's
-compiled pack as ``datapacks/mirrorcraft_rules.zip``, and the pack enabled in ``level.dat``.
+Server- and world-agnostic: this module drives the body and the skills only (contract
+"players-never-see-the-server": no server, worlds or datapacks imports). It is given a :class:`WorldSource`
+that hands out a fresh save folder of each world kind per cell, and a :data:`Launcher` that starts a server
+on a save folder and returns its port and a stop function. The ``check`` command
+(:mod:`mirrorcraft.study.check_cli`) and the tests supply them: the world catalogue's copies
+(:class:`mirrorcraft.worlds.copies.WorldCopies`: Mirror copies made exactly as the catalogue makes them)
+and the embedded server.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from mirrorcraft.contracts import TASKS, SkillCall, TaskId, canonical_json
 from mirrorcraft.errors import ContractError
@@ -34,6 +34,20 @@ from mirrorcraft.skills.routes import WORLD_KINDS, RouteResult, run_route
 #: ``await launcher(save_folder, episode_seed)`` -> ``(port, stop)``; ``stop()`` may return a Deferred.
 Launcher = Callable[[Path, int], Awaitable[tuple[int, Callable[[], Any]]]]
 
+
+class WorldSource(Protocol):
+    """Hands out fresh save folders (:class:`mirrorcraft.worlds.copies.WorldCopies` is one)."""
+
+    def fresh(self, kind: str, name: str, *, keep_mobs: bool = True) -> Path:
+        """A new save folder of world kind ``kind`` (``vanilla`` or a suite id), labelled ``name``;
+        ``keep_mobs=False``: without the world's saved mobs.
+
+        Raises:
+            ContractError: unknown kind.
+        """
+        ...
+
+
 #: A sequence that triggers no rule of any suite in the sandbox: walking, grass (drops dirt, unchanged in
 #: every suite), a refused stone dig (no pickaxe: nothing breaks), placing and holding dirt, exploring.
 NEUTRAL_SEQUENCE: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -44,35 +58,6 @@ NEUTRAL_SEQUENCE: tuple[tuple[str, dict[str, Any]], ...] = (
     ("equip", {"item": "dirt"}),
     ("explore", {"direction": "west", "distance": 16}),
 )
-
-
-def make_world_copy(save: Path, kind: str, dest: Path) -> Path:
-    """A fresh copy of ``save`` as world kind ``kind`` (``vanilla``, or a suite id: pack added).
-
-    Args:
-        save: The Vanilla save folder (``level.dat`` inside).
-        kind: ``"vanilla"`` or ``"M01"``..``"M06"``.
-        dest: Folder to create (must not exist).
-
-    Returns:
-        ``dest``.
-
-    Raises:
-        ContractError: unknown kind, or ``save`` has no ``level.dat``.
-    """
-    if kind not in WORLD_KINDS:
-        raise ContractError(f"world kind {kind!r}: expected one of {list(WORLD_KINDS)}")
-    if not (save / "level.dat").is_file():
-        raise ContractError(f"{save}: not a save folder (no level.dat)")
-    shutil.copytree(save, dest)
-    if kind != "vanilla":
-        from mirrorcraft.contracts import load_suite
-        from mirrorcraft.datapacks.compiler import RULE_PACK_FILENAME, compile_suite
-        from mirrorcraft.worlds.catalogue import enable_rule_pack
-
-        compile_suite(load_suite(kind), dest / "datapacks" / RULE_PACK_FILENAME)
-        enable_rule_pack(dest / "level.dat")
-    return dest
 
 
 async def _session(launcher: Launcher, world: Path, seed: int, username: str, task: TaskId):
@@ -100,9 +85,8 @@ async def _close(body: Body, stop: Callable[[], Any]) -> None:
 
 
 async def reachability(
-    save: Path,
+    worlds: WorldSource,
     launcher: Launcher,
-    workdir: Path,
     tasks: Sequence[TaskId] = tuple(TaskId),
     kinds: Sequence[str] = WORLD_KINDS,
     episode_seed: int = 0,
@@ -113,9 +97,8 @@ async def reachability(
     """Run every task's scripted route in a fresh copy of every world kind.
 
     Args:
-        save: The Vanilla save.
+        worlds: Fresh copies of the world of each kind (one per cell, ``<task>-<kind>``).
         launcher: Starts a server on a save (see :data:`Launcher`).
-        workdir: Scratch folder for the copies.
         tasks / kinds: Which cells to run.
         episode_seed: Seed of the server's randomness.
         world_name: Label for the table.
@@ -128,7 +111,7 @@ async def reachability(
     rows = []
     for kind in kinds:
         for task in tasks:
-            world = make_world_copy(save, kind, workdir / f"{task.value}-{kind}")
+            world = worlds.fresh(kind, f"{task.value}-{kind}")
             body, _builder, stop = await _session(launcher, world, episode_seed, "route", task)
             try:
                 row = await run_route(SkillSet(body), task, kind, f"{world_name}/{kind}", log)
@@ -164,8 +147,6 @@ class PairedResult:
 
 def first_difference(a: bytes, b: bytes) -> str:
     """A short description of where two serialized observations differ (top-level keys)."""
-    import json
-
     da, db = json.loads(a), json.loads(b)
     keys = sorted(k for k in set(da) | set(db) if da.get(k) != db.get(k))
     return ", ".join(
@@ -174,9 +155,8 @@ def first_difference(a: bytes, b: bytes) -> str:
 
 
 async def paired_observations(
-    save: Path,
+    worlds: WorldSource,
     launcher: Launcher,
-    workdir: Path,
     kinds: Sequence[str] = WORLD_KINDS,
     sequence: Sequence[tuple[str, dict[str, Any]]] = NEUTRAL_SEQUENCE,
     episode_seed: int = 0,
@@ -185,22 +165,21 @@ async def paired_observations(
 ) -> PairedResult:
     """Play ``sequence`` in a fresh copy of each world kind and compare the observations byte for byte.
 
-    The first kind is the reference (put ``vanilla`` first). Same player name, same episode seed.
+    The first kind is the reference (put ``vanilla`` first). Same player name, same episode seed; each
+    kind plays in a fresh copy from ``worlds`` (``paired-<kind>``).
 
     Mobs: the embedded server runs in real time and its cows wander on a seeded per-tick AI, so *which*
     game tick an observation samples depends on the wall clock, and two runs see a wandering cow at
     different points (measured: 0.1-2 blocks apart after a few actions). Byte identity with moving mobs
     needs a lock-step server (an observation taken at a fixed game tick), which the embedded server does
-    not offer; so by default (``keep_mobs=False``) every copy — Vanilla and Mirror alike — has its
-    ``entities/`` folder removed before the server starts. The pairing stays fair: all copies differ from
-    the save in the same way.
+    not offer; so by default (``keep_mobs=False``) every copy — Vanilla and Mirror alike — is asked of
+    ``worlds`` without its saved mobs (the save's ``entities/`` folder) before the server starts. The
+    pairing stays fair: all copies differ from the save in the same way.
     """
     calls = [SkillCall.create(n, a) for n, a in sequence]
     runs: list[PairedRun] = []
     for kind in kinds:
-        world = make_world_copy(save, kind, workdir / f"paired-{kind}")
-        if not keep_mobs:
-            shutil.rmtree(world / "entities", ignore_errors=True)
+        world = worlds.fresh(kind, f"paired-{kind}", keep_mobs=keep_mobs)
         body, builder, stop = await _session(launcher, world, episode_seed, "paired", task)
         try:
             skills = SkillSet(body)
@@ -277,9 +256,9 @@ __all__ = [
     "Launcher",
     "PairedResult",
     "PairedRun",
+    "WorldSource",
     "first_difference",
     "format_reachability",
-    "make_world_copy",
     "paired_observations",
     "reachability",
     "reachability_records",

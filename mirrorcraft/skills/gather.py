@@ -19,7 +19,6 @@ from typing import Any
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.gamedata import block_of_state
 from mirrorcraft.pathing import Goal
-from mirrorcraft.protocol.serverbound import ArmAnimation, UseEntity
 from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, BaseSkill, Progress, SkillFailed
 
 MAX_TARGET_TRIES = 6  #: candidate blocks / mobs tried per unit before giving up as unreachable
@@ -384,8 +383,7 @@ class Attack(BaseSkill):
                         await self._path_towards(mob.position, chase_until)
                     continue
                 body.movement.look_at((mob.position[0], mob.position[1] + 0.8, mob.position[2]))
-                body.conn.send(UseEntity(target=mob.id, mouse=1, sneaking=False))
-                body.conn.send(ArmAnimation(hand=0))
+                body.entities.attack(mob.id)
                 await ctx.sleep_ticks(self.HIT_INTERVAL_TICKS)
             if mob.id in body.entities.by_id:
                 give_up.add(mob.id)

@@ -18,7 +18,6 @@ from typing import Any
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.errors import GameDataError
 from mirrorcraft.gamedata import food, item, state_tables
-from mirrorcraft.protocol.serverbound import UseItem
 from mirrorcraft.skills.runtime import AIR_NAMES, BaseSkill, Progress, SkillFailed, require_item
 
 #: Dry plants a placed block replaces (vanilla ``Material.REPLACEABLE_PLANT`` and snow layers): in a savanna
@@ -276,7 +275,7 @@ class Eat(BaseSkill):
             raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {choice} in the inventory")
         before = have.get(choice, 0)
         food_before = body.health.food
-        body.conn.send(UseItem(hand=0, sequence=body.conn.next_sequence()))
+        body.inventory.activate_item()
         end = min(deadline, ctx.now() + (EAT_TICKS + 10) / ctx.tick_rate)
         while ctx.now() < end:
             await ctx.sleep_ticks(2)

@@ -23,9 +23,8 @@ the **centre of the block its feet are in** (and the feet height rounded to 0.1)
 and dropped items are measured from that point. Agents act on block coordinates (``go_to`` takes
 integers), so nothing they can use is lost.
 
-Biomes are not kept by the body (its world keeps block states only), so :class:`BiomeTracker` decodes
-each ``map_chunk``'s biome containers itself; create the builder **before** ``body.connect()`` so it
-sees the first chunks.
+The biome is the one the body's world holds for the player's feet (:meth:`World.biome_at
+<mirrorcraft.mcproto_body.world.World.biome_at>`, decoded with the chunk).
 """
 
 from __future__ import annotations
@@ -63,7 +62,6 @@ from mirrorcraft.contracts.observation import (
     VerifiedEffect,
 )
 from mirrorcraft.gamedata import all_blocks, item_by_id
-from mirrorcraft.protocol import decode_column
 
 _AIR = ("minecraft:air", "minecraft:cave_air", "minecraft:void_air")
 
@@ -85,47 +83,6 @@ def state_block_table() -> tuple[np.ndarray, list[str]]:
     if _BLOCK_TABLE is None:
         _BLOCK_TABLE = _state_to_block()
     return _BLOCK_TABLE
-
-
-class BiomeTracker:
-    """Biome ids per loaded column, decoded from ``map_chunk`` (the body keeps only block states).
-
-    Args:
-        body: The body, **not yet connected** (the tracker subscribes to its connection).
-    """
-
-    def __init__(self, body: Any) -> None:
-        self.body = body
-        self.columns: dict[tuple[int, int], np.ndarray] = {}
-        self.names: dict[int, str] = {}
-        body.conn.on_reset(self.columns.clear)
-        body.conn.on("login", self._on_login)
-        body.conn.on("map_chunk", self._on_chunk)
-        body.conn.on("unload_chunk", self._on_unload)
-
-    def _on_login(self, pkt: Any) -> None:
-        codec = pkt.registry_codec
-        try:
-            entries = codec["minecraft:worldgen/biome"]["value"]
-        except (KeyError, TypeError):
-            entries = []
-        self.names = {int(e["id"]): str(e["name"]) for e in entries}
-
-    def _on_chunk(self, pkt: Any) -> None:
-        sections = self.body.world.height // 16
-        col = decode_column(pkt.chunk_data, sections, padding="any")
-        self.columns[(pkt.x, pkt.z)] = col.biomes
-
-    def _on_unload(self, pkt: Any) -> None:
-        self.columns.pop((pkt.chunk_x, pkt.chunk_z), None)
-
-    def biome_at(self, x: int, y: int, z: int) -> str | None:
-        """Biome name at a block position, ``None`` when its column was not seen."""
-        arr = self.columns.get((x >> 4, z >> 4))
-        if arr is None:
-            return None
-        iy = min(max((y - self.body.world.min_y) >> 2, 0), arr.shape[0] - 1)
-        return self.names.get(int(arr[iy, (z & 15) >> 2, (x & 15) >> 2]))
 
 
 @dataclass
@@ -167,7 +124,7 @@ class ObservationBuilder:
     """Builds and serializes observations from a body and the episode's history.
 
     Args:
-        body: The body (create the builder before connecting it, for biomes).
+        body: The body.
         task: The task's spec (milestones, budget).
         bounds: Radii and limits (the contracts' defaults).
         tick_quantum: 0 hides ``ticks_used`` of shown reports (deterministic mode, the default); a
@@ -181,7 +138,6 @@ class ObservationBuilder:
         self.task = task
         self.bounds = bounds
         self.tick_quantum = max(0, tick_quantum)
-        self.biomes = BiomeTracker(body)
 
     # ------------------------------------------------------------------------------------------ parts
     def _task_view(self, actions_used: int) -> TaskView:
@@ -314,7 +270,7 @@ class ObservationBuilder:
         return Observation(
             task=self._task_view(min(history.actions_used, self.task.budget)),
             position=Vec3(x=pos[0], y=pos[1], z=pos[2]),
-            biome=self.biomes.biome_at(*feet) or "minecraft:the_void",
+            biome=self.body.world.biome_at(*feet) or "minecraft:the_void",
             survival=SurvivalState(
                 health=min(20.0, max(0.0, health.health if health.health is not None else 20.0)),
                 food=health.food,
@@ -346,4 +302,4 @@ def leak_free(texts: Iterable[str]) -> list[str]:
     return sorted(out)
 
 
-__all__ = ["ActionHistory", "BiomeTracker", "ObservationBuilder", "leak_free", "state_block_table"]
+__all__ = ["ActionHistory", "ObservationBuilder", "leak_free", "state_block_table"]

@@ -20,30 +20,35 @@ the reactor once per worker process in a dedicated thread and submits each episo
    :class:`~mirrorcraft.server.ServerProcess` in a child process (``server="child"``), both seeded with
    ``identity.seed``, or the user's vanilla 1.19.2 jar (``server="vanilla"``: a server folder prepared
    from the world copy, ``java -jar`` through :class:`~mirrorcraft.harness.vanilla.VanillaServer`, ready at
-   ``Done (`` + an RCON login; :func:`vanilla_preflight` fails fast on a missing jar, java or EULA flag).
-   Every mode serves RCON on 127.0.0.1 with a random password;
+   ``Done (`` + an RCON login; :func:`~mirrorcraft.harness.vanilla.vanilla_preflight` fails fast on a
+   missing jar, java or EULA flag). The harness's :class:`~mirrorcraft.harness.episode_server.EpisodeServer`
+   hides the three behind one interface; every mode serves RCON on 127.0.0.1 with a random password;
 3. controls: once the body is in, :class:`~mirrorcraft.harness.control.RconServerControl` applies the
    benchmark :class:`~mirrorcraft.contracts.Controls` over that RCON socket and reads them back; the record's
    ``controls`` are the read-back values, the run notes say ``controls_via: rcon`` and keep every command
    and reply (``rcon_log``). The embedded server's join-time defaults (``ServerConfig.controls``) are only
    a mirror, never a fallback: a refused or unreachable RCON is a ``server_error`` fault;
-4. body joins (offline name ``agent``), the observation builder is attached before the connection (biomes),
-   spawn = the body's feet block and biome once chunks are in;
+4. body joins (offline name ``agent``); spawn = the body's feet block and biome once chunks are in;
 5. the agent loop (:func:`mirrorcraft.agents.run_episode`) with the identity's budget; before each action
    the evaluator is told which action starts, after it the runner passes a tick barrier
-   (:func:`~mirrorcraft.study.runner_eval.tick_barrier`) and reads the milestones: S_k is the value of the
+   (:func:`~mirrorcraft.harness.barrier.tick_barrier`) and reads the milestones: S_k is the value of the
    deepest task milestone seen by action k. The loop ends at the final milestone (as the server's
    evaluator reports it, also when granted out of order), budget exhausted, death, or
    ``max_consecutive_policy_errors`` policy errors (no executable action);
 6. the record: identity, controls, spawn, milestone values, outcome, S_0 and the trajectory (call, σ,
    report, S_k, policy errors), milestones and encounters from the evaluator, usage/cost and wall time.
 
-**Evaluator.** If the server runs in this process, an :class:`~mirrorcraft.harness.evaluators.EmbeddedEvaluator`
-listens to its outcome events (``EmbeddedEvaluator.attach(game)``); a vanilla jar
-gets :class:`~mirrorcraft.harness.control.RconEvaluator` (advancement queries over RCON, encounters derived
-harness-side from the manifest and outcome reports; the record says ``evaluator: rcon``); otherwise the
-runner's :class:`~mirrorcraft.study.runner_eval.HarnessEvaluator` (milestones from the server's
-advancement packets, encounters from manifest + reports). The notes record which (``evaluator_basis``).
+**Evaluator.** The runner talks to every evaluator through the
+:class:`~mirrorcraft.contracts.interfaces.Evaluator` ABC only (``begin`` before the join, ``joined`` after
+the first barrier, ``begin_action`` / ``after_action`` around each action; ``kind`` goes to the record,
+``basis`` to the notes' ``evaluator_basis``). Which one depends on the server
+(:meth:`~mirrorcraft.harness.episode_server.EpisodeServer.evaluator`): in this process, an
+:class:`~mirrorcraft.harness.evaluators.EmbeddedEvaluator` listens to its outcome events
+(``EmbeddedEvaluator.attach(game)``); a vanilla jar gets
+:class:`~mirrorcraft.harness.report_evaluators.RconEvaluator` (advancement queries over RCON, encounters
+derived harness-side from the manifest and outcome reports; the record says ``evaluator: rcon``); a child
+process gets :class:`~mirrorcraft.harness.report_evaluators.PacketEvaluator` (milestones from the server's
+advancement packets, encounters from manifest + reports).
 
 **Faults.** Failures outside the agent's control become a record with ``end_reason=infrastructure_fault``
 (the study driver reruns it under the same id): ``missing_datapack`` (Mirror copy without its enabled rule
@@ -59,9 +64,10 @@ build ``configuration_for(agent, disclosure)`` on :func:`~mirrorcraft.agents.mak
 suite's rule card for ReAct w/rules.
 
 Partial (honest state at the time of writing): the vanilla path is tested only up to its fail-fast checks
-here (no jar on this machine; ``real_server`` test for a user's jar); with the server in a child process the tick barrier is a timed wait and the evaluator is the harness
-fallback; accelerated tick rates make the skills' game-time limits shorter in wall time than the body can
-act (docs/runner.md "Throughput"). A full scripted Diamond episode currently reaches Score 50
+here (no jar on this machine; ``real_server`` test for a user's jar); with the server in a child process
+the tick barrier is a timed wait and the evaluator reads the advancement packets; accelerated tick rates
+make the skills' game-time limits shorter in wall time than the body can act (docs/runner.md
+"Throughput"). A full scripted Diamond episode currently reaches Score 50
 (docs/runner.md "What an episode reaches today").
 """
 
@@ -83,24 +89,21 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from mirrorcraft.contracts import (
-    ActionStep,
     AgentContext,
     Controls,
-    EndReason,
     EpisodeIdentity,
     EpisodeRecord,
-    InfrastructureFault,
-    MilestoneEvent,
     OutcomeReport,
     SkillCall,
     SpawnInfo,
     TaskSpec,
-    Usage,
     task_spec,
 )
-from mirrorcraft.errors import MirrorCraftError, WorldError
-
-FaultKind = Literal["disconnected", "missing_datapack", "advancement_unavailable", "server_error", "other"]
+from mirrorcraft.errors import WorldError
+from mirrorcraft.harness.control import ControlError
+from mirrorcraft.harness.episode_server import EpisodeServer
+from mirrorcraft.harness.vanilla import vanilla_preflight
+from mirrorcraft.study.runner_records import EpisodeFault, FaultKind, build_record, fault_record
 
 #: Environment variables read by :func:`run_episode_blocking` (the study CLI passes no settings object).
 ENV_WORLDS = "MIRRORCRAFT_WORLDS"
@@ -114,16 +117,6 @@ ENV_LLM = "MIRRORCRAFT_LLM"  #: JSON: model name → LLMRuntime fields (endpoint
 
 AGENT_NAME = "agent"
 RULE_PACK_ENTRY = "file/mirrorcraft_rules.zip"
-
-
-class EpisodeFault(MirrorCraftError):
-    """An infrastructure fault of one episode (classified; becomes a fault record, never an outcome)."""
-
-    def __init__(self, kind: FaultKind, message: str, action_index: int | None = None) -> None:
-        super().__init__(message)
-        self.kind: FaultKind = kind
-        self.message = message
-        self.action_index = action_index
 
 
 class RunnerSettings(BaseModel):
@@ -197,47 +190,6 @@ class RunnerSettings(BaseModel):
         if os.environ.get(ENV_LLM):
             data["llm"] = json.loads(os.environ[ENV_LLM])
         return cls.model_validate(data | overrides)
-
-
-def vanilla_preflight(
-    jar: Path | None, accept_eula: bool, java: str = "java", tick_rate: float = 20.0
-) -> str:
-    """Fail fast before a vanilla-jar run: the jar is given and exists, the EULA flag is set, java is found,
-    the tick rate is real time. Returns the resolved java executable.
-
-    The CLIs (``serve``/``episode``/``study --server vanilla``) call this before doing anything else;
-    the runner calls it again when an episode starts (a failure there is a ``server_error`` fault).
-
-    Raises:
-        VanillaLaunchError: the message names the missing piece and what to do (MirrorCraft never
-            downloads Minecraft and never accepts the EULA for the user).
-    """
-    from mirrorcraft.harness.vanilla import MINECRAFT_VERSION, VanillaLaunchError
-
-    if jar is None:
-        raise VanillaLaunchError(
-            f"--server vanilla needs --server-jar PATH: MirrorCraft does not download Minecraft; download the "
-            f"{MINECRAFT_VERSION} server jar from minecraft.net yourself and pass its path"
-        )
-    if not accept_eula:
-        raise VanillaLaunchError(
-            "--server vanilla needs --accept-eula: the server runs only if you accept the Minecraft EULA "
-            "(https://aka.ms/MinecraftEULA); MirrorCraft writes eula.txt only when you pass the flag"
-        )
-    if tick_rate != 20.0:
-        raise VanillaLaunchError(f"--server vanilla runs at 20 ticks/s only (got --tick-rate {tick_rate:g})")
-    resolved = shutil.which(java) if os.sep not in java else java
-    if resolved is None or not Path(resolved).is_file():
-        raise VanillaLaunchError(
-            f"java executable {java!r} not found: install a Java 17+ runtime (1.19.2 needs Java 17) and put "
-            "it on PATH, or pass its path with --java"
-        )
-    if not Path(jar).is_file():
-        raise VanillaLaunchError(
-            f"server jar {jar} not found: MirrorCraft does not download Minecraft; download the "
-            f"{MINECRAFT_VERSION} server jar from minecraft.net yourself and pass its path"
-        )
-    return resolved
 
 
 class RunNotes(BaseModel):
@@ -378,219 +330,7 @@ def build_agent(
     return agent, cards
 
 
-# --------------------------------------------------------------------------------------------- record
-
-
-def _task_milestones(spec: TaskSpec, events: list[MilestoneEvent]) -> list[MilestoneEvent]:
-    wanted = set(spec.values())
-    out: dict[str, MilestoneEvent] = {}
-    for e in events:
-        if e.advancement in wanted and e.advancement not in out:
-            out[e.advancement] = e
-    return list(out.values())
-
-
-def fault_record(
-    identity: EpisodeIdentity,
-    fault: EpisodeFault,
-    *,
-    controls: Controls,
-    spawn: SpawnInfo | None,
-    tb: str | None,
-    wall_time_s: float,
-    usage: Usage | None = None,
-    prompt_template_version: str = "unknown",
-    evaluator: Literal["embedded", "rcon"] = "embedded",
-) -> EpisodeRecord:
-    """The infrastructure-fault record of an episode (no actions, score 0; rerun under the same id)."""
-    spec = task_spec(identity.task, budget=identity.budget)
-    return EpisodeRecord(
-        episode_id=identity.episode_id,
-        seed=identity.seed,
-        identity=identity,
-        controls=controls,
-        spawn=spawn,
-        milestone_values=spec.values(),
-        outcome={
-            "score": 0,
-            "success": False,
-            "actions_used": 0,
-            "end_reason": EndReason.INFRASTRUCTURE_FAULT,
-        },
-        initial_score=0,
-        trajectory=[],
-        milestones=[],
-        encounters=[],
-        usage=usage or Usage(),
-        wall_time_s=round(wall_time_s, 3),
-        infrastructure_faults=[
-            InfrastructureFault(
-                kind=fault.kind, message=fault.message, action_index=fault.action_index, traceback=tb
-            )
-        ],
-        prompt_template_version=prompt_template_version,
-        evaluator=evaluator,
-    )
-
-
-def build_record(
-    identity: EpisodeIdentity,
-    spec: TaskSpec,
-    *,
-    controls: Controls,
-    spawn: SpawnInfo,
-    run: Any,
-    milestones: list[MilestoneEvent],
-    encounters: list[Any],
-    wall_time_s: float,
-    evaluator: Literal["embedded", "rcon"] = "embedded",
-) -> EpisodeRecord:
-    """Turn the agent loop's :class:`~mirrorcraft.agents.EpisodeRun` and the evaluator's findings into a record.
-
-    S_k is computed from the same milestone list the record carries (milestones seen by action k), so the
-    record's consistency checks hold by construction.
-    """
-    ms = _task_milestones(spec, milestones)
-
-    def score_by(k: int) -> int:
-        return spec.score(m.advancement for m in ms if m.action_index <= k)
-
-    steps = [
-        ActionStep(
-            index=s.index,
-            call=s.call,
-            signature=s.signature,
-            report=s.report,
-            score_after=score_by(s.index),
-            policy_errors=s.policy_errors,
-        )
-        for s in run.steps
-    ]
-    n = len(steps)
-    score = score_by(n)
-    end = run.end_reason
-    if end == EndReason.FINAL_MILESTONE and score != 100:
-        raise EpisodeFault(
-            "advancement_unavailable",
-            f"the player's advancement view shows the final milestone done but the evaluator has score {score}",
-            action_index=n,
-        )
-    return EpisodeRecord(
-        episode_id=identity.episode_id,
-        seed=identity.seed,
-        identity=identity,
-        controls=controls,
-        spawn=spawn,
-        milestone_values=spec.values(),
-        outcome={"score": score, "success": score == 100, "actions_used": n, "end_reason": end},
-        initial_score=score_by(0),
-        trajectory=steps,
-        trailing_policy_errors=run.trailing_policy_errors,
-        milestones=ms,
-        encounters=encounters,
-        usage=run.usage,
-        wall_time_s=round(wall_time_s, 3),
-        prompt_template_version=run.prompt_template_version,
-        evaluator=evaluator,
-    )
-
-
 # --------------------------------------------------------------------------------------------- runner
-
-
-class _Server:
-    """The episode's server — in-process, in a child process, or a user's vanilla jar — behind one small
-    interface; every mode serves RCON on 127.0.0.1 with a random password (:meth:`control`)."""
-
-    def __init__(
-        self, mode: str, config: Any, world: Path | None = None, ready_timeout: float = 300.0
-    ) -> None:
-        self.mode = mode
-        #: ServerConfig (embedded / child) or VanillaServerConfig (vanilla; prepared in :meth:`start`).
-        self.config = config
-        self.world = world
-        self.ready_timeout = ready_timeout
-        self.embedded: Any = None
-        self.process: Any = None
-        self.vanilla: Any = None
-        self.port: int | None = None
-        self.rcon_port: int | None = None
-        self.rcon_password: str | None = None
-
-    async def start(self) -> int:
-        from twisted.internet import threads
-
-        if self.mode == "embedded":
-            from mirrorcraft.server.embedded import EmbeddedServer
-
-            self.embedded = EmbeddedServer(self.config)
-            self.port = self.embedded.start()
-            admin = self.embedded.game.admin
-            self.rcon_port, self.rcon_password = admin.rcon_port, admin.rcon_password
-        elif self.mode == "child":
-            from mirrorcraft.harness.process import ServerProcess
-
-            self.process = ServerProcess(self.config)
-            self.port = await threads.deferToThread(self.process.start)
-            self.rcon_port, self.rcon_password = self.config.rcon_port, self.config.rcon_password
-        else:
-            from mirrorcraft.harness.vanilla import VanillaServer, prepare_server_dir
-
-            assert self.world is not None
-            self.config = prepare_server_dir(self.config, self.world)  # save + its datapacks, eula.txt
-            self.vanilla = VanillaServer(self.config)
-            self.vanilla.start()
-            await threads.deferToThread(self.vanilla.wait_ready, self.ready_timeout)
-            self.port = self.config.port
-            self.rcon_port, self.rcon_password = self.config.rcon_port, self.config.rcon_password
-        return self.port
-
-    def control(self, player: str) -> Any:
-        """An :class:`~mirrorcraft.harness.control.RconServerControl` over this server's RCON socket
-        (deterministic only for the embedded server, which seeds its randomness from the episode)."""
-        from twisted.internet import reactor
-
-        from mirrorcraft.harness.control import RconServerControl
-        from mirrorcraft.server.rcon import connect_rcon
-
-        if self.rcon_port is None or self.rcon_password is None:
-            raise EpisodeFault("server_error", f"the {self.mode} server serves no RCON")
-        port, password = self.rcon_port, self.rcon_password
-        return RconServerControl(
-            lambda: connect_rcon(reactor, "127.0.0.1", port, password),
-            player=player,
-            deterministic_server=self.mode != "vanilla",
-        )
-
-    @property
-    def game(self) -> Any:
-        return getattr(self.embedded, "game", None)
-
-    def ticks(self) -> int | None:
-        game = self.game
-        return None if game is None else int(game.tick_count)
-
-    def alive(self) -> bool:
-        if self.process is not None:
-            return self.process.proc is not None and self.process.proc.poll() is None
-        if self.vanilla is not None:
-            return self.vanilla.process is not None and self.vanilla.process.poll() is None
-        return self.embedded is None or self.embedded.game is None or self.embedded.running
-
-    async def stop(self) -> None:
-        from twisted.internet import defer, threads
-
-        if self.embedded is not None:
-            d = self.embedded.stop()
-            if isinstance(d, defer.Deferred):
-                await d
-            self.embedded = None
-        if self.process is not None:
-            await threads.deferToThread(self.process.stop)
-            self.process = None
-        if self.vanilla is not None:
-            await threads.deferToThread(self.vanilla.stop)
-            self.vanilla = None
 
 
 class EpisodeRunner:
@@ -631,7 +371,7 @@ class EpisodeRunner:
         spec = task_spec(identity.task, budget=identity.budget)
         controls = settings.controls
         spawn: SpawnInfo | None = None
-        server: _Server | None = None
+        server: EpisodeServer | None = None
         body: Any = None
         copy_root: Path | None = None
         state: dict[str, Any] = {"index": 0, "usage": None, "version": "unknown"}
@@ -658,7 +398,7 @@ class EpisodeRunner:
             except WorldError as err:
                 raise EpisodeFault("server_error", f"world {identity.world_id}: {err}") from err
 
-            server = _Server(
+            server = EpisodeServer(
                 settings.server,
                 self._server_config(identity, world, copy_root),
                 world=world,
@@ -688,11 +428,19 @@ class EpisodeRunner:
             )
             builder = ObservationBuilder(body, spec)
             # The evaluator starts before the player joins, so advancements granted at join are kept (index 0).
-            control = server.control(AGENT_NAME)
-            evaluator = self._evaluator(server, body, t0, notes, control)
-            over_rcon = getattr(evaluator, "kind", "embedded") == "rcon"
-            if not over_rcon:  # the RCON evaluator begins once the player is online (below)
-                await evaluator.begin(identity)
+            try:
+                control = server.control(AGENT_NAME)
+            except ControlError as err:
+                raise EpisodeFault("server_error", str(err)) from err
+            running, tick_rate = server, settings.tick_rate
+
+            def ticks() -> int:  # a milestone's tick: the server's when visible, else wall time × rate
+                t = running.ticks()
+                return t if t is not None else int((time.monotonic() - t0) * tick_rate)
+
+            evaluator = server.evaluator(control, body.advancements.done, ticks)
+            notes.evaluator_basis = evaluator.basis
+            await evaluator.begin(identity)
             try:
                 await body.connect(spawn_timeout=settings.spawn_timeout)
             except Exception as err:  # noqa: BLE001 - joining failed: the server's fault, not the agent's
@@ -704,7 +452,7 @@ class EpisodeRunner:
                     "server_error", f"chunks around spawn not received in {settings.chunk_timeout}s"
                 )
             feet = body.movement.block_position()
-            biome = builder.biomes.biome_at(*feet)
+            biome = body.world.biome_at(*feet)
             if biome is None:
                 raise EpisodeFault("server_error", f"no biome data for the spawn column {feet}")
             spawn = SpawnInfo(position={"x": feet[0], "y": feet[1], "z": feet[2]}, biome=biome)
@@ -757,8 +505,7 @@ class EpisodeRunner:
                 index = history.actions_used + 1
                 state["index"] = index
                 check_alive(index)
-                if hasattr(evaluator, "begin_action"):
-                    evaluator.begin_action(index, call)
+                evaluator.begin_action(index, call)
                 report = await _unless_disconnected(body, skills.execute(call), index)
                 history.record(call, report)
                 return report
@@ -774,10 +521,7 @@ class EpisodeRunner:
             # Milestones already granted at join (before any action) are read after a first barrier.
             outcome = await _barrier(reactor, server, settings)
             notes.barrier[outcome] = notes.barrier.get(outcome, 0) + 1
-            if over_rcon:
-                await evaluator.begin(identity)  # milestone queries at action 0
-            elif hasattr(evaluator, "poll"):
-                evaluator.poll(0)
+            await evaluator.joined()
             run = await agent_loop(agent, context, observe, execute, after_action=after_action)
             state["usage"], state["version"] = run.usage, run.prompt_template_version
             phase("agent_loop")
@@ -791,7 +535,7 @@ class EpisodeRunner:
                 milestones=await evaluator.milestones(),
                 encounters=await evaluator.encounters(),
                 wall_time_s=time.monotonic() - t0,
-                evaluator="rcon" if over_rcon else "embedded",
+                evaluator=evaluator.kind,
             )
         except EpisodeFault as fault:
             record = self._fault(identity, fault, controls, spawn, t0, state, notes)
@@ -818,7 +562,7 @@ class EpisodeRunner:
         free port; child: a free port chosen here, since only the game port is reported back; vanilla:
         ``server.properties`` from :func:`~mirrorcraft.harness.vanilla.prepare_server_dir`)."""
         from mirrorcraft.harness.vanilla import VanillaLaunchError, free_port
-        from mirrorcraft.server.rcon import random_password
+        from mirrorcraft.protocol.rcon import random_password
 
         settings = self.settings
         if settings.server == "vanilla":
@@ -853,31 +597,6 @@ class EpisodeRunner:
             never_ops=[AGENT_NAME],
         )
 
-    def _evaluator(self, server: _Server, body: Any, t0: float, notes: RunNotes, control: Any = None) -> Any:
-        from mirrorcraft.study.runner_eval import HarnessEvaluator
-
-        if server.mode == "vanilla":
-            from mirrorcraft.harness.control import RconEvaluator
-
-            ev = RconEvaluator(control)
-            notes.evaluator_basis = "rcon: advancement queries; encounters " + ev.encounter_basis
-            return ev
-        game = server.game
-        if game is not None:  # the server runs in this process: listen to its outcome events
-            from mirrorcraft.harness.evaluators import EmbeddedEvaluator
-
-            notes.evaluator_basis = "server: embedded evaluator (server-side attribution)"
-            return EmbeddedEvaluator.attach(game)
-        tick_rate = self.settings.tick_rate
-
-        def ticks() -> int:
-            t = server.ticks()
-            return t if t is not None else int((time.monotonic() - t0) * tick_rate)
-
-        ev = HarnessEvaluator(body.advancements.done, ticks)
-        notes.evaluator_basis = HarnessEvaluator.basis
-        return ev
-
     def _fault(
         self,
         identity: EpisodeIdentity,
@@ -905,7 +624,7 @@ class EpisodeRunner:
         )
 
     async def _teardown(
-        self, body: Any, server: _Server | None, copy_root: Path | None, notes: RunNotes
+        self, body: Any, server: EpisodeServer | None, copy_root: Path | None, notes: RunNotes
     ) -> None:
         t = time.monotonic()
         if body is not None:
@@ -953,15 +672,14 @@ async def _unless_disconnected(body: Any, skill_run: Any, index: int) -> Outcome
         return report
     running.cancel()
     running.addErrback(lambda _f: None)
-    reason = getattr(body.conn, "disconnect_reason", None) or "connection closed"
+    reason = body.conn.disconnect_reason or "connection closed"
     raise EpisodeFault("disconnected", f"connection closed during action {index}: {reason}", index)
 
 
-async def _barrier(clock: Any, server: _Server, settings: RunnerSettings) -> str:
-    from mirrorcraft.study.runner_eval import tick_barrier
+async def _barrier(clock: Any, server: EpisodeServer, settings: RunnerSettings) -> str:
+    from mirrorcraft.harness.barrier import tick_barrier
 
-    getter = server.ticks if server.game is not None else None
-    return await tick_barrier(clock, getter, settings.tick_rate, ticks=settings.barrier_ticks)
+    return await tick_barrier(clock, server.tick_clock, settings.tick_rate, ticks=settings.barrier_ticks)
 
 
 # ------------------------------------------------------------------------------------ blocking entries
@@ -1016,4 +734,5 @@ __all__ = [
     "make_episode_fn",
     "resolve_world",
     "run_episode_blocking",
+    "vanilla_preflight",
 ]

@@ -54,6 +54,7 @@ __all__ = [
     "build_world",
     "catalogue",
     "entry",
+    "mirror_copy",
     "select",
     "enable_rule_pack",
     "world_path",
@@ -219,24 +220,41 @@ def _build_vanilla(e: CatalogueEntry, target: Path, radius: int) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _build_mirror(e: CatalogueEntry, vanilla: Path, target: Path) -> str:
+def mirror_copy(vanilla: Path, dest: Path, suite: str) -> str:
+    """Make ``dest`` the Mirror copy of the save ``vanilla`` for ``suite`` (the one way to make one).
+
+    A byte copy of the save (:func:`~mirrorcraft.worlds.anvil.copy_save`), the suite's compiled pack as
+    ``datapacks/mirrorcraft_rules.zip`` and the pack enabled in ``level.dat`` (:func:`enable_rule_pack`);
+    the module docstring lists exactly what then differs from the Vanilla save.
+
+    Returns:
+        The pack's sha256 (hex).
+
+    Raises:
+        WorldError: ``vanilla`` is not a save or ``dest`` exists.
+        ContractError / DatapackError: unknown suite, or its pack cannot be built.
+    """
     from mirrorcraft.contracts.rules import load_suite
     from mirrorcraft.datapacks.compiler import build_suite_bytes
+    from mirrorcraft.worlds.anvil import copy_save
 
+    pack = build_suite_bytes(load_suite(suite))
+    save = copy_save(vanilla, dest)
+    save.datapacks_dir.mkdir(exist_ok=True)
+    (save.datapacks_dir / RULE_PACK_FILENAME).write_bytes(pack)
+    enable_rule_pack(save.level_path)
+    return hashlib.sha256(pack).hexdigest()
+
+
+def _build_mirror(e: CatalogueEntry, vanilla: Path, target: Path) -> str:
     assert e.suite is not None
-    pack = build_suite_bytes(load_suite(e.suite))
     tmp = _tmp_sibling(target)
     try:
-        from mirrorcraft.worlds.anvil import copy_save
-
-        save = copy_save(vanilla, tmp / "world")
-        save.datapacks_dir.mkdir(exist_ok=True)
-        (save.datapacks_dir / RULE_PACK_FILENAME).write_bytes(pack)
-        enable_rule_pack(save.level_path)
+        sha = mirror_copy(vanilla, tmp / "world", e.suite)
         os.replace(tmp / "world", target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return hashlib.sha256(pack).hexdigest()
+    return sha
 
 
 def _radius_of(path: Path) -> int | None:

@@ -16,7 +16,6 @@ the same score path as the same seed at 20 t/s.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import shutil
 import time
@@ -25,6 +24,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
+from body_support import stand_spot
 from twisted.internet import defer, task
 
 from mirrorcraft.errors import ProtocolError
@@ -161,12 +161,8 @@ def test_effect_durations_follow_the_rate(packets_dir: Path) -> None:
 
 # ------------------------------------------------------------------------------------------------- live
 @pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
-    path = tmp_path_factory.mktemp("rate-sandbox") / "world"
-    build_sandbox(path, seed=0)
-    return path, json.loads((path / "sandbox.json").read_text())
+def sandbox(sandbox_template: Path, sandbox_info: dict[str, Any]) -> tuple[Path, dict[str, Any]]:
+    return sandbox_template, sandbox_info  # read only: each server plays in its own copy
 
 
 def _start_server(sandbox: tuple[Path, dict[str, Any]], root: Path, rate: float) -> Any:
@@ -178,19 +174,6 @@ def _start_server(sandbox: tuple[Path, dict[str, Any]], root: Path, rate: float)
     srv = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=rate, view_distance=4, episode_seed=7))
     srv.start()
     return srv
-
-
-def _stand_spot(server: Any, x: int, y: int, z: int) -> tuple[int, int, int] | None:
-    for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1), (2, 0), (-2, 0), (0, 2), (0, -2)):
-        for dy in (0, -1, 1):
-            p = (x + dx, y + dy, z + dz)
-            if (
-                server.block_at(*p) == "air"
-                and server.block_at(p[0], p[1] + 1, p[2]) == "air"
-                and server.block_at(p[0], p[1] - 1, p[2]) not in ("air", "water", "lava")
-            ):
-                return p
-    return None
 
 
 @pytest.mark.parametrize("rate", [100.0, 20.0])
@@ -213,7 +196,7 @@ async def test_walk_dig_and_pick_up_at_the_server_rate(sandbox, tmp_path: Path, 
         # Walk to the nearest tree with a free standing spot: the server must accept every step.
         me = body.movement.block_position()
         trees = sorted(sandbox[1]["trees"], key=lambda t: math.dist(t["base"], me))
-        tree, spot = next((t["base"], s) for t in trees if (s := _stand_spot(server, *t["base"])) is not None)
+        tree, spot = next((t["base"], s) for t in trees if (s := stand_spot(server, *t["base"])) is not None)
         assert server.block_at(*tree) == "oak_log"
         refused: list[dict[str, Any]] = []
         server.game.listeners.append(lambda ev, data: refused.append(data) if ev == "move_refused" else None)

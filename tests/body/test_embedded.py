@@ -8,7 +8,6 @@ its event listeners, not from the body's own view.
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import random
 import shutil
@@ -17,6 +16,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
+from body_support import stand_spot
 from twisted.internet import defer, reactor
 
 from mirrorcraft.gamedata import block_of_state
@@ -27,12 +27,8 @@ _names = (f"emb{i}" for i in itertools.count())
 
 
 @pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
-    path = tmp_path_factory.mktemp("body-sandbox") / "world"
-    build_sandbox(path, seed=0)
-    return path, json.loads((path / "sandbox.json").read_text())
+def sandbox(sandbox_template: Path, sandbox_info: dict[str, Any]) -> tuple[Path, dict[str, Any]]:
+    return sandbox_template, sandbox_info  # read only: the server plays in its own copy
 
 
 @pytest.fixture(scope="module")
@@ -56,19 +52,6 @@ async def _spawn(server, protocol: int = 760) -> Body:
     return body
 
 
-def _stand_spot(server, x: int, y: int, z: int) -> tuple[int, int, int] | None:
-    for dx, dz in ((1, 0), (-1, 0), (0, 1), (0, -1), (2, 0), (-2, 0), (0, 2), (0, -2)):
-        for dy in (0, -1, 1):
-            p = (x + dx, y + dy, z + dz)
-            if (
-                server.block_at(*p) == "air"
-                and server.block_at(p[0], p[1] + 1, p[2]) == "air"
-                and server.block_at(p[0], p[1] - 1, p[2]) not in ("air", "water", "lava")
-            ):
-                return p
-    return None
-
-
 @pytest.mark.parametrize("protocol", [760, 759])
 @pytest_twisted.ensureDeferred
 async def test_login_and_chunks_agree_with_the_save(server, protocol: int) -> None:
@@ -89,6 +72,23 @@ async def test_login_and_chunks_agree_with_the_save(server, protocol: int) -> No
 
 
 @pytest_twisted.ensureDeferred
+async def test_biomes_come_with_the_chunks(server) -> None:
+    """The body's world keeps each column's biomes, named from the login registry codec (the observation's
+    biome comes from here)."""
+    body = await _spawn(server)
+    try:
+        world = body.world
+        assert set(world.biomes) == set(world.columns) and world.columns
+        assert len(world.biome_names) > 50 and "minecraft:plains" in world.biome_names.values()
+        x, y, z = body.movement.block_position()
+        assert world.biome_at(x, y, z) == "minecraft:plains"  # the sandbox is one plains biome
+        assert world.biome_at(x, y - 200, z) == world.biome_at(x, y + 400, z) == "minecraft:plains"  # clamped
+        assert world.biome_at(x + 16 * 64, y, z) is None  # not loaded
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_walk_to_a_tree_dig_a_log_and_pick_it_up(server, sandbox) -> None:
     info = sandbox[1]
     body = await _spawn(server)
@@ -97,7 +97,7 @@ async def test_walk_to_a_tree_dig_a_log_and_pick_it_up(server, sandbox) -> None:
     try:
         me = body.movement.block_position()
         trees = sorted(info["trees"], key=lambda t: math.dist(t["base"], me))
-        tree, spot = next((t["base"], s) for t in trees if (s := _stand_spot(server, *t["base"])) is not None)
+        tree, spot = next((t["base"], s) for t in trees if (s := stand_spot(server, *t["base"])) is not None)
         assert server.block_at(*tree) == "oak_log"
         result = await PathFollower(body, search_radius=64).goto(Goal(*spot), timeout=60)
         assert result.reached, result

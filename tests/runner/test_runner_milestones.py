@@ -33,7 +33,7 @@ def _give_diamond(delay: float):
             if event == "join":
                 reactor.callLater(delay, server.embedded.give_item, data["player"], "diamond", 1)
 
-        server.game.listeners.append(on_event)
+        server.embedded.subscribe(on_event)
 
     return hook
 

@@ -1,4 +1,4 @@
-"""Shared helpers of the skills tests: sandbox worlds, an embedded-server launcher, body sessions.
+"""Shared helpers of the skills tests: sandbox worlds, embedded-server fixtures, body sessions.
 
 Kept out of ``conftest.py`` (several test folders have one; ``from conftest import`` is ambiguous).
 The server is the project's embedded server, in-process on the reactor pytest-twisted runs; the skills
@@ -25,15 +25,6 @@ def sandbox_info(save: Path) -> dict[str, Any]:
     return json.loads((save / "sandbox.json").read_text())
 
 
-def sandbox_copy(tmp_path_factory: Any, prefix: str) -> Path:
-    """A freshly built sandbox world (seed 0) in a new temporary folder named after ``prefix``."""
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
-    path = tmp_path_factory.mktemp(prefix) / "world"
-    build_sandbox(path, seed=0)
-    return path
-
-
 def module_server(sandbox: Path, tmp_path_factory: Any, prefix: str, tick_rate: float, seed: int):
     """Generator body of a module-scoped server fixture: an embedded server on a copy of ``sandbox``."""
     import pytest_twisted
@@ -52,21 +43,10 @@ def module_server(sandbox: Path, tmp_path_factory: Any, prefix: str, tick_rate: 
     pytest_twisted.blockon(defer.maybeDeferred(srv.stop))
 
 
-async def launch_embedded(world: Path, seed: int, tick_rate: float = 20.0):
-    """Start an embedded server on ``world``; returns ``(port, stop)`` (a controls ``Launcher``)."""
-    from mirrorcraft.server.config import ServerConfig
-    from mirrorcraft.server.embedded import EmbeddedServer
-
-    srv = EmbeddedServer(
-        ServerConfig(world=world, port=0, tick_rate=tick_rate, view_distance=4, episode_seed=seed)
-    )
-    return srv.start(), srv.stop
-
-
 async def session(server: Any, name: str | None = None, task: TaskId = TaskId.IRON_ARMOR):
     """Connect a new body to ``server``; returns ``(body, skills, builder)`` (disconnect the body after)."""
     body = Body(BodyConfig(port=server.port, username=name or next(_names), view_distance=4))
-    builder = ObservationBuilder(body, TASKS[task])  # before connect: it decodes the first chunks' biomes
+    builder = ObservationBuilder(body, TASKS[task])
     await body.connect()
     assert await body.wait_chunks(radius=2, timeout=30)
     await body.sleep(0.5)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from skills_support import module_server, sandbox_copy, session
+from skills_support import module_server, session
 from twisted.internet import defer
 
 from mirrorcraft.contracts import ActionLimits, FailureReason, SkillCall
@@ -28,9 +28,8 @@ RATE = 400.0
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    sandbox: Path = sandbox_copy(tmp_path_factory, "clock-sandbox")
-    yield from module_server(sandbox, tmp_path_factory, "clock-server", tick_rate=RATE, seed=5)
+def server(sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory):
+    yield from module_server(sandbox_template, tmp_path_factory, "clock-server", tick_rate=RATE, seed=5)
 
 
 @pytest_twisted.ensureDeferred

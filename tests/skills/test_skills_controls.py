@@ -1,7 +1,9 @@
 """Information integrity in a Mirror copy and the paired-observation control, on the embedded server.
 
-The Mirror copy is made the catalogue's way (:func:`make_world_copy`: the M02 pack compiled by
-``compile_suite(load_suite("M02"), ...)`` into ``datapacks/`` and enabled in ``level.dat``). The M02 rule
+The Mirror copy is made the catalogue's way (:func:`~mirrorcraft.worlds.copies.make_world_copy`: the M02
+pack built from ``load_suite("M02")`` into ``datapacks/`` and enabled in ``level.dat``); the controls get
+their copies from :class:`~mirrorcraft.worlds.copies.WorldCopies` and their servers from the ``check``
+command's embedded launcher. The M02 rule
 "a log drops 4 planks" is triggered on purpose to prove the pack is live; then every serialized
 observation, every outcome report and every string reachable from the body's attributes is searched for
 suite ids, the pack, datapack/loot-table words, the ``mirrorcraft`` namespace and the world's folder name.
@@ -16,25 +18,23 @@ from typing import Any
 import numpy as np
 import pytest
 import pytest_twisted
-from skills_support import launch_embedded, session
+from skills_support import session
 from twisted.internet import defer
 
 from mirrorcraft.contracts import find_leaks
 from mirrorcraft.mcproto_body import DROPPED_PACKETS
 from mirrorcraft.skills import ActionHistory
-from mirrorcraft.skills.controls import NEUTRAL_SEQUENCE, make_world_copy, paired_observations
+from mirrorcraft.skills.controls import NEUTRAL_SEQUENCE, paired_observations
+from mirrorcraft.study.check_cli import embedded_launcher
+from mirrorcraft.worlds.copies import WorldCopies, make_world_copy
 
 SECRET_FOLDER = "sandbox-mirror-M02-secret"
 FORBIDDEN = ("M02", "mirrorcraft", "datapack", "loot", "rules.zip", SECRET_FOLDER, "log_drops_four_planks")
 
 
-@pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
-    path = tmp_path_factory.mktemp("skills-ctl-sandbox") / "world"
-    build_sandbox(path, seed=0)
-    return path
+@pytest.fixture
+def sandbox(sandbox_template: Path) -> Path:
+    return sandbox_template  # read only: every control plays in a fresh copy
 
 
 def _strings(obj: Any, seen: set[int], depth: int = 0) -> list[str]:
@@ -103,7 +103,7 @@ async def test_paired_observations_are_byte_identical_across_mirror_copies(
 ) -> None:
     # M02 and M04 change log/ore drops and M05 recipes; the neutral sequence triggers none of them
     res = await paired_observations(
-        sandbox, launch_embedded, tmp_path, ["vanilla", "M02", "M04"], NEUTRAL_SEQUENCE
+        WorldCopies(sandbox, tmp_path), embedded_launcher(), ["vanilla", "M02", "M04"], NEUTRAL_SEQUENCE
     )
     assert [r.kind for r in res.runs] == ["vanilla", "M02", "M04"]
     assert all(len(r.observations) == len(NEUTRAL_SEQUENCE) + 1 for r in res.runs)
@@ -118,7 +118,10 @@ async def test_paired_observations_are_byte_identical_across_mirror_copies(
 async def test_paired_control_detects_a_triggered_rule(sandbox: Path, tmp_path: Path) -> None:
     """The control is not vacuous: mining a log (M02 replaces its drop) makes the observations differ."""
     res = await paired_observations(
-        sandbox, launch_embedded, tmp_path, ["vanilla", "M02"], [("mine", {"block": "oak_log", "count": 1})]
+        WorldCopies(sandbox, tmp_path),
+        embedded_launcher(),
+        ["vanilla", "M02"],
+        [("mine", {"block": "oak_log", "count": 1})],
     )
     assert not res.identical
     assert "M02 step 1" in res.mismatches[0] and "inventory" in res.mismatches[0]
@@ -133,7 +136,9 @@ async def test_reachability_diamond_route_completes_in_the_vanilla_sandbox(
     from mirrorcraft.contracts import TaskId
     from mirrorcraft.skills.controls import reachability
 
-    rows = await reachability(sandbox, launch_embedded, tmp_path, [TaskId.DIAMOND], ["vanilla"])
+    rows = await reachability(
+        WorldCopies(sandbox, tmp_path), embedded_launcher(), [TaskId.DIAMOND], ["vanilla"]
+    )
     (row,) = rows
     assert row.completed, (row.stopped_at, row.detail)
     assert row.actions <= row.budget == 50

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from skills_support import module_server, sandbox_copy, server_counts, session
+from skills_support import module_server, server_counts, session
 
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.errors import ProtocolError
@@ -36,8 +36,8 @@ TICK_RATE = 100
 
 
 @pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sandbox_copy(tmp_path_factory, "eat-sandbox")
+def sandbox(sandbox_template: Path) -> Path:
+    return sandbox_template  # read only: the server plays in its own copy
 
 
 @pytest.fixture(scope="module")

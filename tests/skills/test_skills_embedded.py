@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
-from skills_support import module_server, sandbox_copy, server_counts, session
+from skills_support import module_server, server_counts, session
 
 from mirrorcraft.contracts import FailureReason, SkillCall, signature
 from mirrorcraft.skills import ActionHistory
@@ -24,8 +24,8 @@ from mirrorcraft.skills.routes import SHAFT_SPACING, RouteRunner
 
 
 @pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return sandbox_copy(tmp_path_factory, "skills-sandbox")
+def sandbox(sandbox_template: Path) -> Path:
+    return sandbox_template  # read only: the server plays in its own copy
 
 
 @pytest.fixture(scope="module")

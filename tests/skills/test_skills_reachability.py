@@ -1,11 +1,11 @@
 """The reachability table: every task's scripted route completes in every world kind, within budget.
 
-Each cell makes the Vanilla or Mirror copy the catalogue's way (``make_world_copy``: the suite's compiled
-datapack enabled in ``level.dat``), starts the embedded server on it, and drives the suite-aware route
-(``mirrorcraft.skills.routes``) through the real skills over 127.0.0.1. A cell passes when the route
-reports it completed (the goal item carried / armour worn / an item enchanted) within the task's budget
-AND every milestone advancement of the task was granted by the server (read from the advancements packets
-the body received), so the verdict is not only the route's bookkeeping.
+Each cell makes the Vanilla or Mirror copy the catalogue's way (``mirrorcraft.worlds.copies``: the
+suite's compiled datapack enabled in ``level.dat``), starts the embedded server on it, and drives the
+suite-aware route (``mirrorcraft.skills.routes``) through the real skills over 127.0.0.1. A cell passes
+when the route reports it completed (the goal item carried / armour worn / an item enchanted) within the
+task's budget AND every milestone advancement of the task was granted by the server (read from the
+advancements packets the body received), so the verdict is not only the route's bookkeeping.
 
 The tables run through the user's command, ``python -m mirrorcraft.run check reachability --json``, in
 two child processes side by side (each owns a server and a body; the machine has two cores), at 400 game

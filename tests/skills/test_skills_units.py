@@ -1,12 +1,10 @@
 """Offline checks of the skills package: registry, route economies against the real manifests and the
-vanilla pack, grids, fuels, armour slots, failure constraints, world copies and the CLI parser."""
+vanilla pack, grids, fuels, armour slots, failure constraints and the reachability table. (World copies:
+tests/worlds/test_worlds_copies.py; the ``check`` parser: tests/study/test_study_check_cli.py.)"""
 
 from __future__ import annotations
 
-import argparse
-import gzip
 import json
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -25,7 +23,7 @@ from mirrorcraft.errors import ContractError
 from mirrorcraft.gamedata import VANILLA_PACK_DIR
 from mirrorcraft.skills import SKILL_CLASSES, ActionHistory, SkillContext
 from mirrorcraft.skills.containers import burn_ticks
-from mirrorcraft.skills.controls import format_reachability, make_world_copy
+from mirrorcraft.skills.controls import format_reachability
 from mirrorcraft.skills.items import armour_slot
 from mirrorcraft.skills.routes import ECONOMIES, PICKAXE, WORLD_KINDS, RouteResult, grid, spiral_direction
 
@@ -172,26 +170,7 @@ def test_failure_constraints_aggregate_by_signature_and_reason() -> None:
     assert h.actions_used == 4
 
 
-def test_world_copies_are_made_like_the_catalogue(tmp_path: Path) -> None:
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
-    save = tmp_path / "save"
-    build_sandbox(save, seed=0)
-    van = make_world_copy(save, "vanilla", tmp_path / "v")
-    mir = make_world_copy(save, "M03", tmp_path / "m")
-    assert not any((van / "datapacks").iterdir())
-    pack = mir / "datapacks" / "mirrorcraft_rules.zip"
-    with zipfile.ZipFile(pack) as zf:
-        assert "pack.mcmeta" in zf.namelist()
-    assert b"file/mirrorcraft_rules.zip" in gzip.decompress((mir / "level.dat").read_bytes())
-    assert (van / "region").is_dir() and sorted(p.name for p in (van / "region").iterdir()) == sorted(
-        p.name for p in (mir / "region").iterdir()
-    )
-    with pytest.raises(ContractError, match="world kind"):
-        make_world_copy(save, "M09", tmp_path / "x")
-
-
-def test_reachability_table_and_check_parser() -> None:
+def test_reachability_table() -> None:
     rows = [
         RouteResult("diamond", "sandbox/vanilla", True, 21, 50, ["mine_stone", "mine_diamond"]),
         RouteResult("iron_armor", "sandbox/M01", False, 3, 50, [], "craft 2 stick", "no output"),
@@ -199,13 +178,3 @@ def test_reachability_table_and_check_parser() -> None:
     text = format_reachability(rows).splitlines()
     assert text[2].split()[:5] == ["diamond", "sandbox/vanilla", "yes", "21", "50"]
     assert "stopped at 'craft 2 stick': no output" in text[3]
-    from mirrorcraft.skills.cli import add_check_parser, cmd_observations, cmd_reachability
-
-    parser = argparse.ArgumentParser()
-    add_check_parser(parser.add_subparsers())
-    args = parser.parse_args(
-        ["check", "reachability", "--world", "sandbox", "--task", "diamond", "--kinds", "M02"]
-    )
-    assert args.handler is cmd_reachability and args.task == "diamond" and args.kinds == "M02"
-    args = parser.parse_args(["check", "observations"])
-    assert args.handler is cmd_observations and args.world == "sandbox"

@@ -1,7 +1,7 @@
 """The whole control plane against a user's vanilla 1.19.2 jar (marker ``real_server``; not run by default).
 
 Run with ``MIRRORCRAFT_SERVER_JAR=/path/to/server-1.19.2.jar MIRRORCRAFT_ACCEPT_EULA=1 python -m pytest
-tests/control -m real_server``: setting ``MIRRORCRAFT_ACCEPT_EULA=1`` states that you accept the Minecraft
+tests/harness -m real_server``: setting ``MIRRORCRAFT_ACCEPT_EULA=1`` states that you accept the Minecraft
 EULA (https://aka.ms/MinecraftEULA). Needs Java 17+ and node. The test prepares a server folder from the
 sandbox world, waits for ``Done (`` and RCON, connects a Mineflayer client, applies the benchmark controls
 over RCON, checks the client sees them, checks the milestone query false/true around an ``advancement
@@ -22,23 +22,20 @@ from twisted.internet import reactor
 
 from mirrorcraft.contracts.episodes import Controls
 from mirrorcraft.harness.control import RconServerControl
+from mirrorcraft.harness.rcon import connect_rcon
 from mirrorcraft.harness.vanilla import VanillaServer, VanillaServerConfig, prepare_server_dir
-from mirrorcraft.server.rcon import connect_rcon
 
 pytestmark = pytest.mark.real_server
 
 
 @pytest.fixture(scope="module")
-def vanilla(tmp_path_factory: pytest.TempPathFactory):
+def vanilla(sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory):
     jar = os.environ.get("MIRRORCRAFT_SERVER_JAR")
     if not jar or os.environ.get("MIRRORCRAFT_ACCEPT_EULA") != "1":
         pytest.skip("set MIRRORCRAFT_SERVER_JAR and MIRRORCRAFT_ACCEPT_EULA=1 to run against a vanilla jar")
-    from mirrorcraft.worlds.sandbox import build_sandbox
-
     base = tmp_path_factory.mktemp("vanilla")
-    build_sandbox(base / "src", seed=0)
-    cfg = prepare_server_dir(
-        VanillaServerConfig(jar=Path(jar), server_dir=base / "server", accept_eula=True), base / "src"
+    cfg = prepare_server_dir(  # copies the save into the server folder
+        VanillaServerConfig(jar=Path(jar), server_dir=base / "server", accept_eula=True), sandbox_template
     )
     srv = VanillaServer(cfg)
     srv.start()

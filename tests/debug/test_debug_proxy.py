@@ -13,19 +13,18 @@ from pathlib import Path
 import pytest
 import pytest_twisted
 from control_node_bot import BOT_JS, Bot
+from shared import fresh_world
 from twisted.internet import defer, reactor
 
 from mirrorcraft.debug.proxy import PacketLog, add_proxy_parser, describe_packet, parse_target, start_proxy
 
 
 @pytest.fixture(scope="module")
-def embedded(tmp_path_factory: pytest.TempPathFactory, node_modules: Path):
+def embedded(sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory, node_modules: Path):
     from mirrorcraft.server.config import ServerConfig
     from mirrorcraft.server.embedded import EmbeddedServer
-    from mirrorcraft.worlds.sandbox import build_sandbox
 
-    world = tmp_path_factory.mktemp("proxy") / "world"
-    build_sandbox(world, seed=0)
+    world = fresh_world(sandbox_template, tmp_path_factory.mktemp("proxy"))
     srv = EmbeddedServer(ServerConfig(world=world, port=0, view_distance=3))
     srv.start()
     yield srv

@@ -8,10 +8,13 @@
   byte-identical.
 
 ``--world`` is a save folder, ``sandbox`` (built on the fly), or a catalogue world built under
-``--worlds-dir`` (``<dir>/vanilla/<name>``). The servers are the embedded server on this process's
-reactor: this module is the one place of :mod:`mirrorcraft.skills` that imports
-:mod:`mirrorcraft.server`, lazily, inside the command handler (the controls themselves take a launcher).
-The lead wires :func:`add_check_parser` into ``run.py``.
+``--worlds-dir`` (``<dir>/vanilla/<name>``).
+
+Why in the study layer: the command wires the three parts the controls must not see themselves — the
+world copies (:class:`~mirrorcraft.worlds.copies.WorldCopies`, made exactly as the catalogue makes
+Mirror copies), the embedded server on this process's reactor (:func:`embedded_launcher`) — to the
+server- and world-agnostic controls of :mod:`mirrorcraft.skills.controls`. ``run.py`` registers it
+(:func:`add_check_parser`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mirrorcraft.errors import WorldError
+from mirrorcraft.skills.controls import Launcher
 
 
 def resolve_save(world: str, worlds_dir: Path, scratch: Path) -> Path:
@@ -52,7 +56,7 @@ def resolve_save(world: str, worlds_dir: Path, scratch: Path) -> Path:
     )
 
 
-def embedded_launcher(tick_rate: float = 20.0):  # noqa: ANN201 - returns a Launcher coroutine function
+def embedded_launcher(tick_rate: float = 20.0) -> Launcher:
     """A :data:`~mirrorcraft.skills.controls.Launcher` backed by the in-process embedded server."""
 
     async def launch(world: Path, seed: int) -> tuple[int, Any]:
@@ -112,6 +116,7 @@ def cmd_reachability(args: argparse.Namespace) -> int:
     """Run the reachability control and print the table; exit 0 only if every route completed."""
     from mirrorcraft.contracts import TaskId
     from mirrorcraft.skills.controls import format_reachability, reachability, reachability_records
+    from mirrorcraft.worlds.copies import WorldCopies
 
     tasks = [TaskId(args.task)] if args.task else list(TaskId)
     kinds = _kinds(args.kinds)
@@ -120,9 +125,8 @@ def cmd_reachability(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="mirrorcraft-check-") as tmp:
             save = resolve_save(args.world, Path(args.worlds_dir), Path(tmp))
             rows = await reachability(
-                save,
+                WorldCopies(save, Path(tmp)),
                 embedded_launcher(args.tick_rate),
-                Path(tmp),
                 tasks,
                 kinds,
                 episode_seed=args.episode_seed,
@@ -143,6 +147,7 @@ def cmd_reachability(args: argparse.Namespace) -> int:
 def cmd_observations(args: argparse.Namespace) -> int:
     """Run the paired-observation control; exit 0 if every Mirror copy matched Vanilla byte for byte."""
     from mirrorcraft.skills.controls import paired_observations
+    from mirrorcraft.worlds.copies import WorldCopies
 
     kinds = _kinds(args.kinds)
     if kinds[0] != "vanilla":
@@ -152,7 +157,7 @@ def cmd_observations(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="mirrorcraft-check-") as tmp:
             save = resolve_save(args.world, Path(args.worlds_dir), Path(tmp))
             res = await paired_observations(
-                save, embedded_launcher(), Path(tmp), kinds, episode_seed=args.episode_seed
+                WorldCopies(save, Path(tmp)), embedded_launcher(), kinds, episode_seed=args.episode_seed
             )
         for run in res.runs:
             print(f"{run.kind}: {len(run.observations)} observations; " + "; ".join(run.reports))

@@ -13,16 +13,12 @@ from mirrorcraft.contracts.episodes import Controls, EpisodeIdentity, ModelSetti
 from mirrorcraft.contracts.observation import BlockPos
 from mirrorcraft.contracts.rules import load_suite
 from mirrorcraft.contracts.skills import OutcomeReport, SkillCall
-from mirrorcraft.harness.control import (
-    EFFECT_SECONDS,
-    ControlError,
-    RconEvaluator,
-    RconServerControl,
-    detect_encounters,
-    match_reply,
-)
+from mirrorcraft.harness.control import EFFECT_SECONDS, ControlError, RconServerControl, match_reply
+from mirrorcraft.harness.encounters import detect_encounters
+from mirrorcraft.harness.rcon import connect_rcon
+from mirrorcraft.harness.report_evaluators import RconEvaluator
 from mirrorcraft.server.commands import CommandExecutor
-from mirrorcraft.server.rcon import RconServerFactory, connect_rcon
+from mirrorcraft.server.rcon import RconServerFactory
 
 
 @pytest.fixture
@@ -103,6 +99,7 @@ async def test_milestones_reset_and_evaluator(plane) -> None:
     assert evaluator.kind == "rcon" and "harness" in evaluator.encounter_basis
     host.game = 500
     await evaluator.begin(ident)
+    await evaluator.joined()  # the player is in: milestones granted so far count for action 0
     ex.run(ex.console_source(), "advancement grant agent only minecraft:story/smelt_iron")
     host.game = 740
     call = SkillCall.create("mine", {"block": "iron_ore", "count": 1})
