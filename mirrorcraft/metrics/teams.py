@@ -316,6 +316,15 @@ def _cells(ms: Sequence[EpisodeMetrics]) -> list[tuple[str, str, str, list[Episo
     return out
 
 
+_KEY_COLUMNS = [Column("system", "System", "str"), Column("opponent", "Opponent", "str")]
+
+
+def _scenario_metrics(
+    records: Sequence[TeamEpisodeRecord], scenario: str, baseline_records: Sequence[TeamEpisodeRecord] | None
+) -> list[EpisodeMetrics]:
+    return [m for m in episode_metrics(records, baseline_records) if m.scenario == scenario]
+
+
 def _ci_columns(key: str, header: str, fmt: str = "f1") -> list[Column]:
     return [Column(key, header, fmt), Column(f"{key}_ci", "95% CI", "ci")]
 
@@ -330,15 +339,13 @@ def team_results(
 ) -> Table:
     """One scenario: per tested system × opponent (and all opponents) × arena variant × side (red, blue,
     pooled): P, S, D, W with block-bootstrap CIs, episodes and units."""
-    all_ms = episode_metrics(records, baseline_records)
-    ms = [m for m in all_ms if m.scenario == scenario]
+    ms = _scenario_metrics(records, scenario, baseline_records)
     missing_s = sum(1 for m in ms if m.s is None)
     table = Table(
         f"teams_{scenario}",
         f"{_TITLES.get(scenario, scenario)}: points, sabotage, difference and wins of the tested system",
         [
-            Column("system", "System", "str"),
-            Column("opponent", "Opponent", "str"),
+            *_KEY_COLUMNS,
             Column("arena", "Arena", "str"),
             Column("side", "Side", "str"),
             *_ci_columns("p", "P"),
@@ -389,13 +396,12 @@ def side_balance(
 ) -> Table:
     """One scenario: D as red, D as blue and the side gap D(red) − D(blue), paired over units, per tested system ×
     opponent × arena variant."""
-    ms = [m for m in episode_metrics(records, baseline_records) if m.scenario == scenario]
+    ms = _scenario_metrics(records, scenario, baseline_records)
     table = Table(
         f"side_balance_{scenario}",
         f"{_TITLES.get(scenario, scenario)}: the side gap of D (red − blue)",
         [
-            Column("system", "System", "str"),
-            Column("opponent", "Opponent", "str"),
+            *_KEY_COLUMNS,
             Column("arena", "Arena", "str"),
             Column("d_red", "D red", "signed"),
             Column("d_blue", "D blue", "signed"),
@@ -437,13 +443,12 @@ def arena_asymmetry(
 ) -> Table:
     """One scenario with both arena variants: the content and residual side asymmetry of D (module docstring),
     per tested system × opponent; units join a repeat's four blocks (two sides × two variants, same seeds)."""
-    ms = [m for m in episode_metrics(records, baseline_records) if m.scenario == scenario]
+    ms = _scenario_metrics(records, scenario, baseline_records)
     table = Table(
         f"arena_asymmetry_{scenario}",
         f"{_TITLES.get(scenario, scenario)}: the arena's own asymmetry (original vs mirrored)",
         [
-            Column("system", "System", "str"),
-            Column("opponent", "Opponent", "str"),
+            *_KEY_COLUMNS,
             Column("gap_original", "gap original", "signed"),
             Column("gap_mirrored", "gap mirrored", "signed"),
             *_ci_columns("content", "content", "signed"),

@@ -317,12 +317,15 @@ class FarmFeature(_Feature):
         return v
 
 
-class ChestFeature(_Feature):
+class _ContainerFeature(_Feature):
+    at: Pos
+    facing: Literal["north", "south", "east", "west"]
+
+
+class ChestFeature(_ContainerFeature):
     """A single chest with its contents (vanilla ``Items`` in the chunk's ``block_entities``)."""
 
     kind: Literal["chest"]
-    at: Pos
-    facing: Literal["north", "south", "east", "west"]
     items: list[ItemSpec] = Field(default_factory=list, max_length=27)
 
     @model_validator(mode="after")
@@ -333,12 +336,10 @@ class ChestFeature(_Feature):
         return self
 
 
-class FurnaceFeature(_Feature):
+class FurnaceFeature(_ContainerFeature):
     """A furnace with fuel (slot 1), unlit."""
 
     kind: Literal["furnace"]
-    at: Pos
-    facing: Literal["north", "south", "east", "west"]
     fuel: ItemSpec | None = None
 
 
