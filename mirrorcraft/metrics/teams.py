@@ -561,7 +561,10 @@ def ratings(records: Sequence[TeamEpisodeRecord], scenario: str) -> Table:
     Raises:
         ImportError: the ``openskill`` package is missing (a project dependency).
     """
-    from openskill.models import PlackettLuce
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError as err:  # a project dependency (pyproject); say so instead of a bare traceback
+        raise ImportError("the rating table needs the 'openskill' package (pip install openskill)") from err
 
     recs = sorted(
         (r for r in _valid(records) if r.identity.scenario == scenario),

@@ -82,7 +82,7 @@ def matches(state: tuple[str, dict[str, str]], text: str) -> bool:
     return state[0] == name and all(state[1].get(k) == v for k, v in props.items())
 
 
-def dense(path: Path, y_range=(-64, -50)) -> tuple[dict[tuple[int, int, int], tuple[str, dict]], int, int]:
+def dense(path: Path, y_range=(-64, -50)) -> tuple[dict[tuple[int, int, int], tuple[str, dict]], int]:
     """Every block of the save in ``y_range`` by our reader: cell → (name, props); and the x, z extents."""
     save = Save.open(path)
     out = {}
@@ -94,7 +94,7 @@ def dense(path: Path, y_range=(-64, -50)) -> tuple[dict[tuple[int, int, int], tu
                     x, z = cx * 16 + lx, cz * 16 + lz
                     name, props = chunk.block_at(x, y, z)
                     out[(x, y, z)] = (name.removeprefix("minecraft:"), dict(props))
-    return out, len(save.chunk_positions()), 0
+    return out, len(save.chunk_positions())
 
 
 def chest_items(path: Path, pos: tuple[int, int, int]) -> list[tuple[int, str, int]]:
@@ -160,7 +160,7 @@ def test_mushroom_war_cells(arena_dir: Path, variant: str, reader) -> None:
 
 
 def test_mushroom_war_counts_and_team_areas(arena_dir: Path) -> None:
-    blocks, n_chunks, _ = dense(arena(arena_dir, "mushroom_war"))
+    blocks, n_chunks = dense(arena(arena_dir, "mushroom_war"))
     assert n_chunks == 9
     above = Counter(s[0] for (x, y, z), s in blocks.items() if y >= -60 and s[0] != "air")
     assert above == {
@@ -223,7 +223,7 @@ def test_dash_and_dine_cells(arena_dir: Path, variant: str, reader) -> None:
 
 def test_dash_and_dine_has_nothing_else(arena_dir: Path) -> None:
     """Outside the documented cells and the egg farm's glass, only flat ground and air."""
-    blocks, n_chunks, _ = dense(arena(arena_dir, "dash_and_dine"))
+    blocks, n_chunks = dense(arena(arena_dir, "dash_and_dine"))
     assert n_chunks == 12
     facts = dash_and_dine_facts("original")
     glass = {(-8, y, 6) for y in (-59, -58)} | {(-6, y, 6) for y in (-59, -58)}
@@ -288,8 +288,8 @@ def _reflect_z(state: tuple[str, dict[str, str]]) -> tuple[str, dict[str, str]]:
 @pytest.mark.parametrize(("name", "plane2"), [("mushroom_war", -3), ("dash_and_dine", -1)])
 def test_mirrored_is_an_exact_reflection(arena_dir: Path, name: str, plane2: int) -> None:
     """Block by block over every chunk: mirrored(x, y, z) == reflect(original(x, y, 2·plane − 1 − z))."""
-    orig, _, _ = dense(arena(arena_dir, name))
-    mirr, _, _ = dense(arena(arena_dir, f"{name}/mirrored"))
+    orig, _ = dense(arena(arena_dir, name))
+    mirr, _ = dense(arena(arena_dir, f"{name}/mirrored"))
     assert orig.keys() == mirr.keys()
     changed = 0
     for (x, y, z), state in mirr.items():
