@@ -5,6 +5,14 @@
 under ``docs/schemas/`` must equal a fresh export, and :func:`schema_fingerprint` must equal the value
 recorded for :data:`~mirrorcraft.contracts.version.SCHEMA_VERSION` (see ``version.py``). The lead wires
 ``python -m mirrorcraft.run contracts export DIR`` to :func:`export_schemas`.
+
+Two families, two version lines: the MirrorCraft contracts (:data:`SCHEMA_MODELS`, ``skills.json``), versioned
+by ``SCHEMA_VERSION``, and the team contracts of PillagerBench (:data:`TEAM_SCHEMA_MODELS`, files
+``team_*.schema.json``), versioned by :data:`~mirrorcraft.contracts.teams.TEAM_SCHEMA_VERSION` with their own
+fingerprint (:func:`team_schema_fingerprint`). A team document carries both stamps (the package's
+``x-mirrorcraft-schema-version`` and its own ``x-mirrorcraft-team-schema-version``); adding or changing a team
+contract therefore needs no MirrorCraft record migration, and the MirrorCraft fingerprint covers only its
+own documents.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from mirrorcraft.contracts.observation import Observation, ObservationBounds
 from mirrorcraft.contracts.rules import RuleEncounter, SuiteManifest
 from mirrorcraft.contracts.skills import SKILL_SPECS, ActionLimits, OutcomeReport, SkillCall
 from mirrorcraft.contracts.tasks import TaskSpec
+from mirrorcraft.contracts.teams import TEAM_SCHEMA_VERSION, TeamEpisodeIdentity, TeamEpisodeRecord, TeamGrid
 from mirrorcraft.contracts.version import SCHEMA_VERSION
 
 #: File stem → model, in export order.
@@ -39,6 +48,14 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "study_grid": StudyGrid,
 }
 
+#: The team contracts (PillagerBench): file stem → model, in export order.
+TEAM_SCHEMA_MODELS: dict[str, type[BaseModel]] = {
+    "team_episode_identity": TeamEpisodeIdentity,
+    "team_episode_record": TeamEpisodeRecord,
+    "team_grid": TeamGrid,
+}
+_TEAM_STAMP = "x-mirrorcraft-team-schema-version"
+
 
 def _dump(value: Any) -> str:
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -53,6 +70,16 @@ def schema_documents() -> dict[str, str]:
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"urn:mirrorcraft:contracts:v{SCHEMA_VERSION}:{stem}",
             "x-mirrorcraft-schema-version": SCHEMA_VERSION,
+            **schema,
+        }
+        docs[f"{stem}.schema.json"] = _dump(schema)
+    for stem, model in TEAM_SCHEMA_MODELS.items():
+        schema = model.model_json_schema(mode="validation")
+        schema = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"urn:mirrorcraft:contracts:teams:v{TEAM_SCHEMA_VERSION}:{stem}",
+            "x-mirrorcraft-schema-version": SCHEMA_VERSION,
+            _TEAM_STAMP: TEAM_SCHEMA_VERSION,
             **schema,
         }
         docs[f"{stem}.schema.json"] = _dump(schema)
@@ -78,17 +105,16 @@ def _structure(value: Any) -> Any:
     return value
 
 
-def schema_fingerprint(documents: dict[str, str] | None = None) -> str:
-    """SHA-256 over the *structure* of the exported documents (prose stripped), in file-name order.
+def _is_team(name: str) -> bool:
+    return name.removesuffix(".schema.json") in TEAM_SCHEMA_MODELS
 
-    Descriptions and titles are left out, so rewording a docstring only needs the schemas regenerated,
-    while any structural change (a field, a type, a bound, an enum value) changes the fingerprint and
-    so requires a new :data:`SCHEMA_VERSION`.
-    """
-    docs = schema_documents() if documents is None else documents
+
+def _fingerprint(docs: dict[str, str], drop: tuple[str, ...] = ()) -> str:
     h = hashlib.sha256()
     for name in sorted(docs):
         structure = _structure(json.loads(docs[name]))
+        for key in drop:
+            structure.pop(key, None)
         h.update(
             name.encode()
             + b"\0"
@@ -96,6 +122,27 @@ def schema_fingerprint(documents: dict[str, str] | None = None) -> str:
             + b"\0"
         )
     return h.hexdigest()
+
+
+def schema_fingerprint(documents: dict[str, str] | None = None) -> str:
+    """SHA-256 over the *structure* of the exported MirrorCraft documents (prose stripped), in file-name order.
+
+    Descriptions and titles are left out, so rewording a docstring only needs the schemas regenerated,
+    while any structural change (a field, a type, a bound, an enum value) changes the fingerprint and
+    so requires a new :data:`SCHEMA_VERSION`. Team documents in ``documents`` are left out: they have their
+    own version line (:func:`team_schema_fingerprint`).
+    """
+    docs = schema_documents() if documents is None else documents
+    return _fingerprint({k: v for k, v in docs.items() if not _is_team(k)})
+
+
+def team_schema_fingerprint(documents: dict[str, str] | None = None) -> str:
+    """The same fingerprint over the team documents only, without the MirrorCraft version stamp (so bumping
+    ``SCHEMA_VERSION`` does not move it); it must equal ``TEAM_SCHEMA_FINGERPRINTS[TEAM_SCHEMA_VERSION]``."""
+    docs = schema_documents() if documents is None else documents
+    return _fingerprint(
+        {k: v for k, v in docs.items() if _is_team(k)}, drop=("x-mirrorcraft-schema-version", "$id")
+    )
 
 
 def export_schemas(out_dir: Path) -> list[Path]:

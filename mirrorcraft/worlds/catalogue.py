@@ -127,7 +127,8 @@ def entry(name: str) -> CatalogueEntry:
             return e
     raise WorldError(
         f"unknown world {name!r}; expected one of {', '.join(VANILLA_WORLDS)} optionally followed by "
-        f"/M01../M06 (biomes: {', '.join(BIOMES)})"
+        f"/M01../M06 (biomes: {', '.join(BIOMES)}); PillagerBench arenas: mushroom_war, dash_and_dine, each "
+        "optionally followed by /mirrored"
     )
 
 

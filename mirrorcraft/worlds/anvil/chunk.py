@@ -92,6 +92,12 @@ _NON_SOLID = frozenset(
         "minecraft:ladder",
         "minecraft:fire",
         "minecraft:sweet_berry_bush",
+        # Material.PLANT in 1.19.2 (no motion blocking although cocoa has a collision box): the arenas' farms.
+        "minecraft:cocoa",
+        "minecraft:melon_stem",
+        "minecraft:pumpkin_stem",
+        "minecraft:attached_melon_stem",
+        "minecraft:attached_pumpkin_stem",
     }
 )
 _NON_SOLID_SUFFIXES = ("_sapling", "_tulip", "_button", "_pressure_plate", "_rail", "rail", "_carpet")

@@ -248,18 +248,14 @@ def _f32(value: float) -> nbtlib.Float:
     return nbtlib.Float(float(np.float32(value)))
 
 
-def entity_nbt_cow(
+def _animal_nbt(
+    entity_id: str,
+    health: float,
     uuid_ints: Sequence[int],
     pos: tuple[float, float, float],
-    rotation: tuple[float, float] = (0.0, 0.0),
+    rotation: tuple[float, float],
 ) -> nbtlib.Compound:
-    """A vanilla 1.19.2 cow entity compound (adult, full health, persistent, standing still).
-
-    Args:
-        uuid_ints: The entity UUID as four signed ints (see :func:`uuid_to_ints`).
-        pos: Feet position.
-        rotation: (yaw, pitch) in degrees.
-    """
+    """The tags every vanilla 1.19.2 ``Mob``/``AgeableMob`` writes (adult, persistent, standing still)."""
     if len(uuid_ints) != 4:
         raise ValueError(f"uuid_ints must have 4 ints, got {len(uuid_ints)}")
     doubles = nbtlib.List[nbtlib.Double]
@@ -268,7 +264,7 @@ def entity_nbt_cow(
     empty2 = nbtlib.List[nbtlib.Compound]([nbtlib.Compound() for _ in range(2)])
     return nbtlib.Compound(
         {
-            "id": nbtlib.String("minecraft:cow"),
+            "id": nbtlib.String(entity_id),
             "UUID": nbtlib.IntArray(list(uuid_ints)),
             "Pos": doubles([nbtlib.Double(v) for v in pos]),
             "Motion": doubles([nbtlib.Double(0.0)] * 3),
@@ -279,7 +275,7 @@ def entity_nbt_cow(
             "OnGround": nbtlib.Byte(1),
             "Invulnerable": nbtlib.Byte(0),
             "PortalCooldown": nbtlib.Int(0),
-            "Health": _f32(10.0),
+            "Health": _f32(health),
             "AbsorptionAmount": _f32(0.0),
             "HurtTime": nbtlib.Short(0),
             "HurtByTimestamp": nbtlib.Int(0),
@@ -300,4 +296,40 @@ def entity_nbt_cow(
     )
 
 
-__all__ = ["Save", "copy_save", "entity_nbt_cow", "uuid_to_ints"]
+def entity_nbt_cow(
+    uuid_ints: Sequence[int],
+    pos: tuple[float, float, float],
+    rotation: tuple[float, float] = (0.0, 0.0),
+) -> nbtlib.Compound:
+    """A vanilla 1.19.2 cow entity compound (adult, full health, persistent, standing still).
+
+    Args:
+        uuid_ints: The entity UUID as four signed ints (see :func:`uuid_to_ints`).
+        pos: Feet position.
+        rotation: (yaw, pitch) in degrees.
+    """
+    return _animal_nbt("minecraft:cow", 10.0, uuid_ints, pos, rotation)
+
+
+def entity_nbt_chicken(
+    uuid_ints: Sequence[int],
+    pos: tuple[float, float, float],
+    rotation: tuple[float, float] = (0.0, 0.0),
+    egg_lay_time: int = 6000,
+) -> nbtlib.Compound:
+    """A vanilla 1.19.2 chicken (adult, 4 health, persistent, no jockey).
+
+    Args:
+        uuid_ints, pos, rotation: As :func:`entity_nbt_cow`.
+        egg_lay_time: Ticks until its next egg (``EggLayTime``; vanilla draws 6000 + rand(6000) at birth and
+            after every egg).
+    """
+    if egg_lay_time < 0:
+        raise ValueError(f"egg_lay_time must be >= 0, got {egg_lay_time}")
+    tag = _animal_nbt("minecraft:chicken", 4.0, uuid_ints, pos, rotation)
+    tag["EggLayTime"] = nbtlib.Int(egg_lay_time)
+    tag["IsChickenJockey"] = nbtlib.Byte(0)
+    return tag
+
+
+__all__ = ["Save", "copy_save", "entity_nbt_chicken", "entity_nbt_cow", "uuid_to_ints"]
