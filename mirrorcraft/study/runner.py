@@ -519,8 +519,7 @@ class _Server:
 
             self.embedded = EmbeddedServer(self.config)
             self.port = self.embedded.start()
-            admin = self.embedded.game.admin
-            self.rcon_port, self.rcon_password = admin.rcon_port, admin.rcon_password
+            self.rcon_port, self.rcon_password = self.embedded.rcon_port, self.embedded.rcon_password
         elif self.mode == "child":
             from mirrorcraft.harness.process import ServerProcess
 
