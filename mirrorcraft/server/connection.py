@@ -38,7 +38,7 @@ MAX_UNCOMPRESSED = 8388608  # vanilla's limit on a decompressed packet
 
 
 class PlayerConnection(ServerProtocol):
-    """A connected client and, once in play state, its player."""
+    """A connected client: the network half of a player (the game half is :attr:`player`, from login on)."""
 
     game: Game
 

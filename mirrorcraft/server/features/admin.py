@@ -47,7 +47,7 @@ from typing import Any
 from mirrorcraft.errors import ContractError
 from mirrorcraft.protocol import serverbound as sb
 from mirrorcraft.server import facts, wire
-from mirrorcraft.server.commands.grammar import GAME_RULES
+from mirrorcraft.server.commands.vocabulary import GAME_RULES
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.experience import Experience
 from mirrorcraft.server.features.inventory import Inventory

@@ -93,6 +93,12 @@ class Events:
         """Run ``hook`` after the behaviour ``name`` happened."""
         self._after.setdefault(name, []).append(hook)
 
+    def remove(self, name: str, hook: Hook) -> None:
+        """Stop running ``hook`` for behaviour ``name`` (before or after; no error if it was not there)."""
+        for table in (self._before, self._after):
+            if hook in table.get(name, ()):
+                table[name].remove(hook)
+
     def behaviour(self, name: str, player: Any = None, **data: Any) -> Behaviour:
         """Ask the *before* hooks of ``name``; the caller checks :attr:`Behaviour.cancelled`.
 

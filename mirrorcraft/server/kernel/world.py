@@ -21,10 +21,18 @@ from pathlib import Path
 import numpy as np
 
 from mirrorcraft.errors import WorldError
+from mirrorcraft.gamedata import codec_registry_ids
 from mirrorcraft.server import facts, wire
 from mirrorcraft.worlds.anvil.chunk import Chunk
 from mirrorcraft.worlds.anvil.level import LevelData
-from mirrorcraft.worlds.anvil.region import RegionFile, compress_chunk, nbt_to_bytes, region_name, region_of
+from mirrorcraft.worlds.anvil.region import (
+    RegionFile,
+    compress_chunk,
+    nbt_from_bytes,
+    nbt_to_bytes,
+    region_name,
+    region_of,
+)
 
 MIN_Y = -64
 HEIGHT = 384
@@ -43,8 +51,6 @@ class Column:
 
 
 def _biome_ids() -> dict[str, int]:
-    from mirrorcraft.gamedata import codec_registry_ids
-
     return codec_registry_ids("minecraft:worldgen/biome")
 
 
@@ -97,8 +103,6 @@ class World:
                 sky=None,
             )
         else:
-            from mirrorcraft.worlds.anvil.region import nbt_from_bytes
-
             what = f"{region.path} chunk ({cx}, {cz})"
             chunk = Chunk.from_nbt(nbt_from_bytes(raw.decompress(what), what), what)
             col = self._from_chunk(chunk, what)
