@@ -33,7 +33,7 @@ from mirrorcraft.server.features.advancements import Advancements
 from mirrorcraft.server.features.blockentities import BlockEntities
 from mirrorcraft.server.features.chests import Chests
 from mirrorcraft.server.features.chunks import Chunks
-from mirrorcraft.server.features.commands import Commands
+from mirrorcraft.server.features.commands import Commands, KernelCommandHost
 from mirrorcraft.server.features.crafting import Crafting
 from mirrorcraft.server.features.digging import Digging
 from mirrorcraft.server.features.effects import Effects
@@ -95,17 +95,21 @@ class Game:
         self.join = Join(k, self.chunks, self.movement, self.inventory, self.items, self.food)
         self.commands = Commands(
             k,
-            r,
-            self,
-            items=self.items,
-            inventory=self.inventory,
-            movement=self.movement,
-            experience=self.experience,
-            advancements=self.advancements,
-            effects=self.effects,
-            mobs=self.mobs,
-            admin=self.admin,
-            digging=self.digging,
+            KernelCommandHost(
+                k,
+                r,
+                self,
+                items=self.items,
+                inventory=self.inventory,
+                movement=self.movement,
+                experience=self.experience,
+                advancements=self.advancements,
+                effects=self.effects,
+                mobs=self.mobs,
+                admin=self.admin,
+                digging=self.digging,
+                seed=config.episode_seed,
+            ),
         )
         self.rcon = RconListener(k, self.commands)
         # ---- the tick ------------------------------------------------------------------------------------

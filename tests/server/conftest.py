@@ -77,31 +77,35 @@ class NodeBot2(NodeBotProcess):
         super().__init__(name, timeout=30.0, require_ok=True)
 
 
-def _node() -> str:
+def _spawner(script: Path, bot_cls: type[NodeBotProcess], ready_timeout: float):
+    """``(make, bots)``: ``await make(name, port, *extra)`` spawns ``node script 127.0.0.1 port name *extra``
+    and waits for its ``ready`` event; ``bots`` lists them (for the fixture's teardown)."""
     node = shutil.which("node")
     if node is None:
         pytest.fail("node is required for the Mineflayer tests")
-    return node
+    bots: list[NodeBotProcess] = []
+
+    async def make(name: str, port: int, *extra: str) -> NodeBotProcess:
+        bot = bot_cls(name)  # type: ignore[call-arg]
+        argv = [node, str(script), "127.0.0.1", str(port), name, *extra]
+        reactor.spawnProcess(bot, node, argv, env=dict(os.environ))
+        bots.append(bot)
+        await bot.event("ready", timeout=ready_timeout)
+        return bot
+
+    return make, bots
 
 
 @pytest.fixture
 def spawn_bot(server: EmbeddedServer, node_modules: Path):
     """Factory: ``await spawn_bot(name, version="1.19.2", port=None)`` → a ready NodeBot (killed at teardown);
     ``port`` defaults to the module's server."""
-    node = _node()
-    bots: list[NodeBot] = []
+    make, bots = _spawner(BOT_JS, NodeBot, 30)
 
-    async def make(name: str, version: str = "1.19.2", port: int | None = None) -> NodeBot:
-        bot = NodeBot(name)
-        port = server.port if port is None else port
-        reactor.spawnProcess(
-            bot, node, [node, str(BOT_JS), "127.0.0.1", str(port), name, version], env=dict(os.environ)
-        )
-        bots.append(bot)
-        await bot.event("ready", timeout=30)
-        return bot
+    async def spawn(name: str, version: str = "1.19.2", port: int | None = None) -> NodeBotProcess:
+        return await make(name, server.port if port is None else port, version)
 
-    yield make
+    yield spawn
     for b in bots:
         b.kill()
 
@@ -109,18 +113,11 @@ def spawn_bot(server: EmbeddedServer, node_modules: Path):
 @pytest.fixture
 def spawn_bot2(node_modules: Path):
     """Factory: ``await spawn_bot2(port, name)`` → a ready NodeBot2 (killed at teardown)."""
-    node = _node()
-    bots: list[NodeBot2] = []
+    make, bots = _spawner(BOT2_JS, NodeBot2, 40)
 
-    async def make(port: int, name: str) -> NodeBot2:
-        bot = NodeBot2(name)
-        reactor.spawnProcess(
-            bot, node, [node, str(BOT2_JS), "127.0.0.1", str(port), name], env=dict(os.environ)
-        )
-        bots.append(bot)
-        await bot.event("ready", timeout=40)
-        return bot
+    async def spawn(port: int, name: str) -> NodeBotProcess:
+        return await make(name, port)
 
-    yield make
+    yield spawn
     for b in bots:
         b.kill()

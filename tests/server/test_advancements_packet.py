@@ -20,19 +20,11 @@ def vanilla() -> DatapackSet:
     return DatapackSet.vanilla_only()
 
 
-def give(
-    adv: PlayerAdvancements, inventory: list[ItemView | None], item: str, count: int = 1, tick: int = 1
-) -> list[str]:
-    """Put a stack in the first free slot and fire inventory_changed as the server does."""
-    stack = ItemView(f"minecraft:{item}", count)
-    inventory[inventory.index(None)] = stack
-    return adv.inventory_changed(inventory, stack, tick)
-
-
 def test_packet_roundtrip(vanilla: DatapackSet) -> None:
     adv, inv = PlayerAdvancements(vanilla), [None] * 41
-    give(adv, inv, "crafting_table", tick=20)
-    give(adv, inv, "cobblestone", tick=40)
+    for item, tick in (("crafting_table", 20), ("cobblestone", 40)):  # picked up, as the server fires it
+        inv[inv.index(None)] = stack = ItemView(f"minecraft:{item}", 1)
+        adv.inventory_changed(inv, stack, tick)
     layout = layout_tree(adv.defs, adv.children)
     pkt = wire.advancements_packet(adv, layout, reset=True, epoch_ms=1_700_000_000_000)
     ids = [a.id for a in pkt.advancements]

@@ -20,19 +20,18 @@ from __future__ import annotations
 import math
 import shutil
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_twisted
+from fakeplayer import FakePlayer
 from skills_support import module_server, sandbox_copy, server_counts, session
 
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.errors import ProtocolError
 from mirrorcraft.protocol.serverbound import BlockDig, HeldItemSlotServerbound, UseItem
 from mirrorcraft.rules.stack import Stack
-from mirrorcraft.server.kernel import Player
 
 TICK_RATE = 100
 
@@ -248,21 +247,15 @@ async def test_recover_breaks_the_one_block_that_walls_it_in(server) -> None:
 # ---- FoodData tick by tick, in process -------------------------------------------------------------------
 
 
-class FoodTestPlayer(Player):
-    """A game-side player whose packets are recorded (no socket)."""
+class FoodTestPlayer(FakePlayer):
+    """The server tests' fake player (a real game-side player with a recording transport), standing at
+    ``pos``, with a reader for its ``update_health`` packets."""
 
     def __init__(self, name: str, pos: tuple[float, float, float]) -> None:
-        self.sent: list[tuple[str, bytes]] = []
-        super().__init__(name, uuid.UUID(int=9100, version=4), self)
+        super().__init__(name)
         self.eid = 9100
         self.pos = list(pos)
         self.on_ground = True
-
-    def send(self, name: str, body: bytes) -> None:
-        self.sent.append((name, body))
-
-    def close(self, reason: str) -> None:
-        raise AssertionError(f"kicked: {reason}")
 
     def health_packets(self) -> list[tuple[float, int, float]]:
         from mirrorcraft.protocol.codec import CLIENTBOUND, decode

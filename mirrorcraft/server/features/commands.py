@@ -79,7 +79,8 @@ class KernelCommandHost:
     """The embedded game as a :class:`~mirrorcraft.server.commands.CommandHost`.
 
     Args:
-        seed: seed of ``@r`` / ``sort=random`` choices.
+        lifecycle: ``save-all`` and ``stop`` (the composition root).
+        seed: seed of ``@r`` / ``sort=random`` choices (the episode seed).
     """
 
     def __init__(
@@ -97,7 +98,6 @@ class KernelCommandHost:
         mobs: Mobs,
         admin: Admin,
         digging: Digging,
-        tell: Any,
         seed: int = 0,
     ) -> None:
         self.kernel = kernel
@@ -112,7 +112,6 @@ class KernelCommandHost:
         self.mobs = mobs
         self.admin = admin
         self.digging = digging
-        self._tell = tell
         self._rng = random.Random(seed)
         self._advancements: dict[str, AdvancementInfo] | None = None
 
@@ -340,10 +339,10 @@ class KernelCommandHost:
     def broadcast(self, text: str) -> None:
         log.info("[broadcast] %s", text)
         for p in self.kernel.players.values():
-            self._tell(p, text)
+            tell(p, text)
 
     def tell(self, player: EntityRef, text: str) -> None:
-        self._tell(self._player(player), text)
+        tell(self._player(player), text)
 
     def save(self, flush: bool) -> bool:
         try:
@@ -359,44 +358,14 @@ class KernelCommandHost:
 
 
 class Commands:
-    """The command executor over the game, and commands and chat typed by players."""
+    """The command executor over the game (through ``host``), and commands and chat typed by players."""
 
-    def __init__(
-        self,
-        kernel: Kernel,
-        rules: WorldRules,
-        lifecycle: Lifecycle,
-        *,
-        items: Items,
-        inventory: Inventory,
-        movement: Movement,
-        experience: Experience,
-        advancements: Advancements,
-        effects: Effects,
-        mobs: Mobs,
-        admin: Admin,
-        digging: Digging,
-    ) -> None:
+    def __init__(self, kernel: Kernel, host: KernelCommandHost) -> None:
         self.kernel = kernel
+        self.host = host
         cfg = kernel.config
-        self.host = KernelCommandHost(
-            kernel,
-            rules,
-            lifecycle,
-            items=items,
-            inventory=inventory,
-            movement=movement,
-            experience=experience,
-            advancements=advancements,
-            effects=effects,
-            mobs=mobs,
-            admin=admin,
-            digging=digging,
-            tell=self.tell,
-            seed=cfg.episode_seed,
-        )
         ops = OpsList([OpEntry(name=n) for n in cfg.ops], never_ops=set(cfg.never_ops))
-        self.executor = CommandExecutor(self.host, ops)
+        self.executor = CommandExecutor(host, ops)
         kernel.handlers.register("chat_command", lambda p, pkt: self.chat_command(p, pkt.command))
         kernel.handlers.register("chat_message", lambda p, pkt: self.chat(p, pkt.message))
 
@@ -407,16 +376,17 @@ class Commands:
             msg: dict[str, Any] = {"text": line}
             if not result.success:
                 msg["color"] = "red"
-            self.tell(p, msg)
+            tell(p, msg)
         log.info("%s issued server command: /%s", p.display_name, text)
 
     def chat(self, p: Player, text: str) -> None:
         """A chat message: broadcast as ``<name> text`` (unsigned system chat; no chat signing)."""
         line = {"translate": "chat.type.text", "with": [p.display_name, text]}
         for o in self.kernel.players.values():
-            self.tell(o, line)
+            tell(o, line)
 
-    def tell(self, p: Player, text: str | dict) -> None:
-        """One system chat message to ``p`` (JSON text component or plain text)."""
-        component = text if isinstance(text, dict) else {"text": text}
-        p.send("system_message", wire.system_chat(component, p.protocol_version))
+
+def tell(p: Player, text: str | dict) -> None:
+    """One system chat message to ``p`` (JSON text component or plain text)."""
+    component = text if isinstance(text, dict) else {"text": text}
+    p.send("system_message", wire.system_chat(component, p.protocol_version))

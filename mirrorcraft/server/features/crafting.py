@@ -210,15 +210,10 @@ class Crafting:
         return g
 
     def _on_use_block(self, b: Behaviour) -> None:
-        p, pos = b.player, b["pos"]
-        if facts.block_name(self.kernel.world.get_block(*pos)) != TABLE:
-            return
-        how = self.windows.interaction(p, b["hand"], pos)
-        if how == "place":
-            return
-        b.cancel("crafting")
-        if how == "open":
-            self.windows.open(p, "crafting", pos, lambda wid: CraftingMenu(self, p, wid))
+        self.windows.open_on_use(b, (TABLE,), "crafting", self._open)
+
+    def _open(self, p: Player, pos: tuple[int, int, int]) -> None:
+        self.windows.open(p, "crafting", pos, lambda wid: CraftingMenu(self, p, wid))
 
     def _on_click(self, b: Behaviour) -> None:
         c: Click = b["click"]

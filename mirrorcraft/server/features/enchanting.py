@@ -173,15 +173,10 @@ class Enchanting:
         return st
 
     def _on_use_block(self, b: Behaviour) -> None:
-        p, pos = b.player, b["pos"]
-        if facts.block_name(self.kernel.world.get_block(*pos)) != TABLE:
-            return
-        how = self.windows.interaction(p, b["hand"], pos)
-        if how == "place":
-            return
-        b.cancel("enchanting")
-        if how == "open":
-            self.windows.open(p, "enchantment", pos, lambda wid: EnchantmentMenu(self, p, wid, pos))
+        self.windows.open_on_use(b, (TABLE,), "enchanting", self._open)
+
+    def _open(self, p: Player, pos: Pos) -> None:
+        self.windows.open(p, "enchantment", pos, lambda wid: EnchantmentMenu(self, p, wid, pos))
 
     def _on_enchant_item(self, p: Player, pkt: sb.EnchantItem) -> None:
         """The ``enchant_item`` (container button) packet on the open window."""

@@ -177,17 +177,12 @@ class Furnaces:
         return [from_device(s) for s in dev.slots if s is not None]  # type: ignore[misc]
 
     def _on_use_block(self, b: Behaviour) -> None:
-        p, pos = b.player, b["pos"]
-        if facts.block_name(self.kernel.world.get_block(*pos)) not in DEVICES:
-            return
-        how = self.windows.interaction(p, b["hand"], pos)
-        if how == "place":
-            return
-        b.cancel("furnaces")
-        if how == "open":
-            dev = self.device_at(pos)
-            assert dev is not None  # the block is a furnace-family block (checked above)
-            self.windows.open(p, dev.device, pos, lambda wid: FurnaceMenu(self, p, wid, dev, pos))
+        self.windows.open_on_use(b, DEVICES, "furnaces", self._open)
+
+    def _open(self, p: Player, pos: Pos) -> None:
+        dev = self.device_at(pos)
+        assert dev is not None  # the block is a furnace-family block (open_on_use checked it)
+        self.windows.open(p, dev.device, pos, lambda wid: FurnaceMenu(self, p, wid, dev, pos))
 
     def tick(self) -> None:
         """Run every device up to the game tick; a device whose ``lit`` state changed relights its block."""

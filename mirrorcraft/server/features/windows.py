@@ -23,11 +23,11 @@ result slot are ignored (vanilla crafts into the hotbar / the ground).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from mirrorcraft.errors import ContractError
-from mirrorcraft.server import wire
+from mirrorcraft.server import facts, wire
 from mirrorcraft.server.features.inventory import Inventory
 from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
@@ -363,6 +363,22 @@ class Windows:
         if not within_reach(p.pos, clicked):
             return "consumed"
         return "open"
+
+    def open_on_use(
+        self, b: Behaviour, blocks: Collection[str], owner: str, open_menu: Callable[[Player, Pos], object]
+    ) -> None:
+        """A ``"use_block"`` hook for a feature whose block opens a window: when the used block is one of
+        ``blocks`` (bare names), apply :meth:`interaction`; consume the use unless it places, and call
+        ``open_menu(player, pos)`` when it opens."""
+        p, pos = b.player, b["pos"]
+        if facts.block_name(self.kernel.world.get_block(*pos)) not in blocks:
+            return
+        how = self.interaction(p, b["hand"], pos)
+        if how == "place":
+            return
+        b.cancel(owner)
+        if how == "open":
+            open_menu(p, pos)
 
     def open(
         self,
