@@ -639,8 +639,8 @@ async def test_table_furnace_and_enchanting_table_end_to_end(server) -> None:
         assert ench.status == "success", ench
         assert ench.inventory_delta == {"minecraft:lapis_lazuli": -1}
         # the server keeps the enchantment NBT on its stack (its window-0 resync does not send NBT yet)
-        stacks = [s for s in server.player(name).inventory.slots if s and len(s) > 2]
-        assert len(stacks) == 1 and "Enchantments" in stacks[0][2]
+        stacks = [s for s in server.player(name).inventory.slots if s and s.nbt is not None]
+        assert len(stacks) == 1 and "Enchantments" in stacks[0].nbt
     finally:
         await body.disconnect()
 

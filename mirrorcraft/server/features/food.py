@@ -171,6 +171,10 @@ class Food:
         if not self._invulnerable(p):
             self.state(p).add_exhaustion(amount)
 
+    def _broke(self, b: Behaviour) -> None:
+        if b.player is not None:  # a command's setblock destroy has no breaker
+            self.add_exhaustion(b.player, EXHAUSTION_BREAK)
+
     def _died(self, b: Behaviour) -> None:
         p = b.player
         self.state(p).eating = None

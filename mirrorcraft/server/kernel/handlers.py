@@ -25,6 +25,14 @@ class PacketHandlers:
         """Call ``handler(player, packet)`` for every ``packet`` a player sends."""
         self._handlers.setdefault(packet, []).append(handler)
 
+    def unregister(self, packet: str, handler: Handler) -> None:
+        """Stop calling ``handler`` for ``packet`` (no error if it was not registered; tools and tests)."""
+        handlers = self._handlers.get(packet, [])
+        if handler in handlers:
+            handlers.remove(handler)
+            if not handlers:
+                del self._handlers[packet]
+
     def handles(self, packet: str) -> bool:
         """Whether anyone handles ``packet`` (the connection decodes only those)."""
         return packet in self._handlers
