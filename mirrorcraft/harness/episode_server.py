@@ -61,10 +61,8 @@ class EpisodeServer:
 
             self.embedded = EmbeddedServer(self.config)
             self.port = self.embedded.start()
-            # The password is the one the caller chose; the RCON port was 0 (any free one), and the port it
-            # bound is known to the server's control plane only (EmbeddedServer has no public rcon_port yet).
-            self.rcon_port = self.embedded.game.admin.rcon_port
-            self.rcon_password = self.config.rcon_password
+            # The RCON port may have been 0 (any free one): the server reports the one it bound.
+            self.rcon_port, self.rcon_password = self.embedded.rcon_port, self.embedded.rcon_password
         elif self.mode == "child":
             from mirrorcraft.harness.process import ServerProcess
 

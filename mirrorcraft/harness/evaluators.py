@@ -113,11 +113,12 @@ class EmbeddedEvaluator(Evaluator):
         """An evaluator listening to ``game``'s ``"outcome"`` events, on the game's tick clock.
 
         Args:
-            game: The running :class:`~mirrorcraft.server.game.Game` (``EmbeddedServer.game``).
+            game: The running :class:`~mirrorcraft.server.game.Game` (``EmbeddedServer.game``): its
+                ``subscribe(listener)`` and ``tick_count`` are all this uses.
             kwargs: As for the constructor (``manifest_loader``, ``explicit_actions``).
         """
         ev = cls(clock=lambda: game.tick_count, **kwargs)
-        game.listeners.append(ev.on_event)
+        game.subscribe(ev.on_event)
         return ev
 
     def on_event(self, event: str, data: dict[str, Any]) -> None:

@@ -100,7 +100,7 @@ def serve_forever(config: ServerConfig, save_on_stop: bool = False) -> int:
     def started() -> None:
         port = server.start()
         # RCON/console `stop` ends the process too, as on a vanilla server.
-        server.game.admin.on_stop.append(lambda: reactor.callLater(0.2, reactor.stop))
+        server.on_stop.append(lambda: reactor.callLater(0.2, reactor.stop))
         print(f"{PORT_LINE} {port}", flush=True)
 
     def shutdown(*_args: object) -> None:

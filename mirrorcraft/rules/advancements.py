@@ -1,5 +1,5 @@
-"""Advancements: loading them from the datapacks, per-player progress, criteria triggers, and the content
-of the ``advancements`` packet.
+"""Advancements: loading them from the datapacks, per-player progress, criteria triggers and the tab layout
+(the ``advancements`` packet itself is built by the server: ``mirrorcraft.server.wire.advancements``).
 
 Why: the benchmark's milestones *are* the story advancements (spec: "completion is verified by the
 server"), so the embedded server grants them the way vanilla 1.19.2 does, from the advancement JSON of the
@@ -30,17 +30,12 @@ load order. Partial: rewards (recipes, loot, experience, functions) are not give
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import nbtlib
-
 from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError, GameDataError
-from mirrorcraft.protocol.buffer import Slot
-from mirrorcraft.protocol.clientbound import Advancement, AdvancementDisplay, Advancements
 from mirrorcraft.rules.datapacks import DatapackSet, JsonAt, item_exists
 
 __all__ = [
@@ -326,7 +321,6 @@ class PlayerAdvancements:
             for c in self.defs[a].criteria.values():
                 self._by_trigger.setdefault(c.trigger, []).append((a, c))
         self.completed: dict[str, int] = {a: self._done_tick(a) for a in self.defs if self.is_done(a)}
-        self._positions: dict[str, tuple[float, float]] | None = None
 
     # -- state --------------------------------------------------------------------------------------
     def is_done(self, adv: str) -> bool:
@@ -446,42 +440,6 @@ class PlayerAdvancements:
                 return False
             cur = d.parent
         return False
-
-    def _layout(self) -> dict[str, tuple[float, float]]:
-        if self._positions is None:
-            self._positions = layout_tree(self.defs, self.children)
-        return self._positions
-
-    def packet(self, *, reset: bool = True, epoch_ms: int = 0, ms_per_tick: int = 50) -> Advancements:
-        """The ``advancements`` packet content for this player (every visible advancement and its progress).
-
-        Args:
-            reset: The packet's reset flag (true for the first packet after joining).
-            epoch_ms: Wall-clock ms of tick 0; a criterion obtained at tick ``t`` is sent as
-                ``epoch_ms + t * ms_per_tick`` (vanilla sends the ``Date`` it was obtained).
-        """
-        layout = self._layout()
-        shown = [a for a in sorted(self.defs) if self.visible(a)]
-        advs = []
-        for a in shown:
-            d = self.defs[a]
-            advs.append(
-                Advancement(
-                    id=a,
-                    parent=d.parent,
-                    display=_display(d, layout.get(a, (0.0, 0.0))) if d.display is not None else None,
-                    criteria=list(d.criteria),
-                    requirements=[list(g) for g in d.requirements],
-                )
-            )
-        progress = {
-            a: {
-                c: (epoch_ms + self.progress[a][c] * ms_per_tick if c in self.progress[a] else None)
-                for c in self.defs[a].criteria
-            }
-            for a in shown
-        }
-        return Advancements(reset=reset, advancements=advs, removed=[], progress=progress)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -628,25 +586,6 @@ def layout_tree(
             low = _second_walk(root, 0.0, 0, root.y)
             _collect(root, -low if low < 0 else 0.0, out)
     return out
-
-
-def _display(d: AdvancementDef, xy: tuple[float, float]) -> AdvancementDisplay:
-    disp = d.display or {}
-    icon = disp["icon"]
-    nbt = nbtlib.parse_nbt(icon["nbt"]) if "nbt" in icon else None
-    item_id = gamedata.item(icon["item"]).id
-    flags = (1 if "background" in disp else 0) | (2 if disp.get("show_toast", True) else 0)
-    flags |= 4 if disp.get("hidden", False) else 0
-    return AdvancementDisplay(
-        title=json.dumps(disp["title"]),
-        description=json.dumps(disp["description"]),
-        icon=Slot(item_id, 1, nbt),
-        frame_type=_FRAMES[disp.get("frame", "task")],
-        flags=flags,
-        background=disp.get("background"),
-        x=xy[0],
-        y=xy[1],
-    )
 
 
 def _stack_size(item: str) -> int:

@@ -1,11 +1,13 @@
-"""The embedded Minecraft 1.19.2 server (protocol 760, also 1.19 = 759): loads Anvil saves and datapacks,
-streams chunks, checks movement, digs with loot-table drops, handles items, inventory and placement.
+"""The embedded Minecraft 1.19.2 server (protocol 760, also 1.19 = 759): plays an Anvil save with its
+datapacks — a kernel (:mod:`~mirrorcraft.server.kernel`), one feature module per mechanic
+(:mod:`~mirrorcraft.server.features`) and the composition root that builds them (:mod:`~mirrorcraft.server.game`).
 
 Public API (imported lazily so ``mirrorcraft.harness.serve_cli`` stays cheap for ``--help``):
 
 * :class:`ServerConfig` — world, bind address, tick rate, view distance, seeds, controls;
-* :class:`EmbeddedServer` — ``start() -> port`` on the running Twisted reactor, ``stop()``, ``save()`` and
-  the test hook (``give_item``, ``set_block``, ``teleport``, ``inventory``...);
+* :class:`EmbeddedServer` — ``start() -> port`` on the running Twisted reactor, ``stop()``, ``save()``,
+  ``subscribe(listener)`` (published events, the evaluator's outcomes among them) and the test hook
+  (``give_item``, ``set_block``, ``teleport``, ``inventory``...);
 
 The same server in a child process is :class:`mirrorcraft.harness.process.ServerProcess` (the harness).
 

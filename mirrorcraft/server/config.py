@@ -33,7 +33,7 @@ class ServerConfig(BaseModel):
         extra_datapacks: More pack roots (folders or zips) loaded after the save's ``datapacks/``.
         max_players: Refuse logins beyond this.
         rcon_port / rcon_password: Serve RCON on 127.0.0.1 at this port (0 = any free port; ``None`` = no
-            RCON); ``None`` password = a random one (``server.game.admin.rcon_password``). docs/control.md.
+            RCON); ``None`` password = a random one (``EmbeddedServer.rcon_password``). docs/control.md.
         ops / never_ops: Op player names (level 4; default none) and names that may never be ops (agents).
     """
 

@@ -1,4 +1,4 @@
-"""One client connection: framing hardening, login → play, and the serverbound packet handlers.
+"""One client connection: framing hardening, login → play, decoding, and dispatch to the features' handlers.
 
 Why a quarry ``ServerProtocol`` subclass: quarry already does the handshake, offline-mode login,
 compression and the per-protocol packet-id tables (its ``0760_1.19.1`` table is 1.19.2's: same protocol).
@@ -8,14 +8,15 @@ replaces it: any exception while framing or handling a packet closes *that* conn
 (never the server), and frames above vanilla's limits (2 MiB on the wire, 8 MiB uncompressed — wiki.vg
 "Protocol#Packet format") are refused before they are buffered.
 
-Game logic lives in :mod:`mirrorcraft.server.game`; play packets are decoded by ``mirrorcraft.protocol``
-(an error names the packet, field and offset) and the ``on_<packet>`` handlers here call the game.
+The game half of a player is the kernel's :class:`~mirrorcraft.server.kernel.players.Player`, created at
+login with this connection as its transport (``send`` / ``close``). Play packets are decoded by
+``mirrorcraft.protocol`` (an error names the packet, field and offset) and dispatched to the handlers the
+features registered (``kernel.handlers``); a packet no feature handles is read and ignored without decoding.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 import zlib
 from typing import TYPE_CHECKING
 
@@ -23,11 +24,9 @@ from quarry.net.server import ServerProtocol
 from quarry.types.buffer import BufferUnderrun
 
 from mirrorcraft.errors import ProtocolError
-from mirrorcraft.protocol import serverbound as sb
 from mirrorcraft.protocol.codec import SERVERBOUND, decode
 from mirrorcraft.protocol.quarry_names import our_name
-from mirrorcraft.server import wire
-from mirrorcraft.server.inventory import Click, PlayerInventory
+from mirrorcraft.server.kernel import Player
 
 if TYPE_CHECKING:
     from mirrorcraft.server.game import Game
@@ -39,31 +38,14 @@ MAX_UNCOMPRESSED = 8388608  # vanilla's limit on a decompressed packet
 
 
 class PlayerConnection(ServerProtocol):
-    """A connected client and, once in play state, its player."""
+    """A connected client: the network half of a player (the game half is :attr:`player`, from login on)."""
 
     game: Game
 
     def setup(self) -> None:
         self.game = self.factory.game
-        self.eid = 0
-        self.pos = [0.0, 0.0, 0.0]
-        self.yaw = 0.0
-        self.pitch = 0.0
-        self.on_ground = False
-        self.pending_teleport: int | None = None
-        self.teleport_counter = 0
-        self.inventory = PlayerInventory()
-        self.loaded_chunks: set[tuple[int, int]] = set()
-        self.center_chunk: tuple[int, int] | None = None
-        self.dig: tuple[tuple[int, int, int], int] | None = None  # (position, start tick)
-        self.delayed_dig: tuple[tuple[int, int, int], int] | None = None  # an early finish, broken later
-        self.keep_alive_id: int | None = None
-        self.keep_alive_sent = 0.0
-        self.last_keep_alive = time.monotonic()
-        self.moved = False
-        self.sneaking = False
+        self.player: Player | None = None  # the game half, from login on
         self.joined = False
-        self.health = 20.0
         self.packets_received = 0
 
     # ---- hardened framing ----------------------------------------------------------------------------
@@ -130,13 +112,14 @@ class PlayerConnection(ServerProtocol):
             )
             return
         super().player_joined()
-        self.game.join(self)
+        self.player = Player(self.display_name, self.uuid, self, self.protocol_version)
+        self.game.connect(self.player)
         self.joined = True
 
     def player_left(self) -> None:
         super().player_left()
-        if self.joined:
-            self.game.leave(self)
+        if self.joined and self.player is not None:
+            self.game.disconnect(self.player)
 
     def kick(self, reason: str) -> None:
         """Disconnect with a reason shown to the player."""
@@ -146,103 +129,16 @@ class PlayerConnection(ServerProtocol):
         """Send a play packet by quarry name (ids from quarry's per-protocol table)."""
         self.send_packet(name, body)
 
-    # ---- serverbound handlers ----------------------------------------------------------------------------
+    # ---- serverbound packets -----------------------------------------------------------------------------
 
     def packet_received(self, buff, name: str) -> None:
-        """Play packets are decoded by ``mirrorcraft.protocol`` and dispatched to ``on_<name>``."""
+        """Play packets are decoded by ``mirrorcraft.protocol`` and dispatched to the registered handlers."""
         if self.protocol_mode != "play":
             super().packet_received(buff, name)
             return
         ours = our_name(name, self.protocol_version, "serverbound")
-        handler = getattr(self, f"on_{ours}", None)
+        handlers = self.game.kernel.handlers
         body = buff.read()
-        if handler is None:
-            return  # settings, plugin messages, chat, animation, pong, recipe book...: nothing to do in part 1
-        handler(decode(ours, body, self.protocol_version, SERVERBOUND))
-
-    def on_teleport_confirm(self, pkt: sb.TeleportConfirm) -> None:
-        if pkt.teleport_id == self.pending_teleport:
-            self.pending_teleport = None
-
-    def on_keep_alive(self, pkt: sb.KeepAliveServerbound) -> None:
-        if pkt.keep_alive_id == self.keep_alive_id:
-            self.keep_alive_id = None
-            self.last_keep_alive = time.monotonic()
-
-    def on_position(self, pkt: sb.PlayerPosition) -> None:
-        self.game.move(self, pkt.x, pkt.y, pkt.z, None, None, pkt.on_ground)
-
-    def on_position_look(self, pkt: sb.PlayerPositionLook) -> None:
-        self.game.move(self, pkt.x, pkt.y, pkt.z, pkt.yaw, pkt.pitch, pkt.on_ground)
-
-    def on_look(self, pkt: sb.PlayerLook) -> None:
-        self.game.move(self, None, None, None, pkt.yaw, pkt.pitch, pkt.on_ground)
-
-    def on_flying(self, pkt: sb.PlayerOnGround) -> None:
-        self.game.move(self, None, None, None, None, None, pkt.on_ground)
-
-    def on_block_dig(self, pkt: sb.BlockDig) -> None:
-        self.game.dig(self, pkt.status, tuple(pkt.location), pkt.face, pkt.sequence)
-
-    def on_block_place(self, pkt: sb.BlockPlace) -> None:
-        self.game.place(
-            self,
-            pkt.hand,
-            tuple(pkt.location),
-            pkt.direction,
-            (pkt.cursor_x, pkt.cursor_y, pkt.cursor_z),
-            pkt.sequence,
-        )
-
-    def on_use_item(self, pkt: sb.UseItem) -> None:
-        self.game.food.use_item(self, pkt.hand)  # eating (server/food.py); other item uses are not simulated
-        self.send("acknowledge_block_changes", wire.acknowledge_block_changes(pkt.sequence))
-
-    def on_held_item_slot(self, pkt: sb.HeldItemSlotServerbound) -> None:
-        if 0 <= pkt.slot_id <= 8:  # vanilla ignores out-of-range slots; a dig in progress keeps going
-            self.game.food.held_changed(self, pkt.slot_id)  # but eating stops (server/food.py)
-            self.inventory.held = pkt.slot_id
-
-    def on_window_click(self, pkt: sb.WindowClick) -> None:
-        def stack(s: object) -> tuple[int, int] | None:
-            return (s.item_id, s.count) if s is not None else None  # type: ignore[attr-defined]
-
-        self.game.click(
-            self,
-            Click(
-                window=pkt.window_id,
-                state_id=pkt.state_id,
-                slot=pkt.slot,
-                button=pkt.mouse_button,
-                mode=pkt.mode,
-                changed=[(c.location, stack(c.item)) for c in pkt.changed_slots],
-                carried=stack(pkt.cursor_item),
-            ),
-        )
-
-    def on_close_window(self, pkt: sb.CloseWindowServerbound) -> None:
-        self.game.close_window(self, pkt.window_id)
-
-    def on_enchant_item(self, pkt: sb.EnchantItem) -> None:  # part 2: container button (enchanting table)
-        self.game.rules.enchant_item(self, pkt.window_id, pkt.enchantment)
-
-    def on_use_entity(self, pkt: sb.UseEntity) -> None:  # part 2: attacks (mouse 1) on cows
-        if pkt.mouse == 1:
-            self.game.rules.mobs.attack(self, pkt.target)
-
-    def on_chat_command(self, pkt: sb.ChatCommand) -> None:  # control plane: /commands with op level
-        self.game.admin.chat_command(self, pkt.command)
-
-    def on_chat_message(self, pkt: sb.ChatMessage) -> None:
-        self.game.admin.chat(self, pkt.message)
-
-    def on_set_creative_slot(self, pkt: sb.SetCreativeSlot) -> None:
-        self.game.admin.creative_slot(self, pkt.slot, pkt.item)
-
-    def on_client_command(self, pkt: sb.ClientCommand) -> None:  # 0: respawn after death
-        if pkt.action_id == 0:
-            self.game.admin.respawn(self)
-
-    def on_entity_action(self, pkt: sb.EntityAction) -> None:
-        if pkt.action_id in (0, 1):
-            self.sneaking = pkt.action_id == 0
+        if not handlers.handles(ours) or self.player is None:
+            return  # settings, plugin messages, animation, pong, recipe book...: nothing to do
+        handlers.dispatch(self.player, ours, decode(ours, body, self.protocol_version, SERVERBOUND))

@@ -1,9 +1,9 @@
-"""The in-process server API: start on the running reactor, test hooks, save, stop.
+"""The in-process server API: start on the running reactor, events, test hooks, save, stop.
 
 Why in-process: the agent side already runs one Twisted reactor (docs/architecture.md principle 5), so the
 simplest deployment — and the one tests use — is the server on that same reactor. ``EmbeddedServer`` also
 exposes the test hook (give an item, set a block, teleport, read an inventory), modelled on mineflayer's
-``testCommon.js``; it is a Python API, not a chat command (the RCON/op control plane is a later issue).
+``testCommon.js``; it is a Python API (the control plane is RCON and op commands: docs/control.md).
 All methods must be called on the reactor thread.
 """
 
@@ -22,6 +22,7 @@ from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.connection import PlayerConnection
 from mirrorcraft.server.game import Game
+from mirrorcraft.server.kernel import Player
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ class EmbeddedServer:
         self.config = config
         self.game: Game | None = None
         self._port = None
+        self.on_stop: list[Callable[[], object]] = []  # run after a ``stop`` command stopped the server
 
     @property
     def port(self) -> int:
@@ -61,10 +63,11 @@ class EmbeddedServer:
     def start(self) -> int:
         """Load the world, listen and start ticking; returns the bound port (port 0 picks a free one)."""
         self.game = Game(self.config)
+        self.game.stop_handlers.append(self._stop_requested)
         factory = _Factory(self.game, self.config.max_players)
         self._port = reactor.listenTCP(self.config.port, factory, interface=self.config.host)
         self.game.start()
-        self.game.admin.start_control(self)  # control plane: command executor, RCON if configured
+        self.game.rcon.start()  # control plane: RCON if configured
         log.info("embedded server on %s:%d (world %s)", self.config.host, self.port, self.config.world)
         return self.port
 
@@ -74,16 +77,32 @@ class EmbeddedServer:
             return None
         if save:
             self.save()
-        self.game.admin.stop_control()  # control plane: close the RCON listener
+        self.game.rcon.stop()  # control plane: close the RCON listener
         self.game.stop()
         d = self._port.stopListening() if self._port is not None else None
         self._port = None
         return d
 
+    def _stop_requested(self) -> None:
+        """The ``stop`` command: stop (saving first), then run :attr:`on_stop`."""
+        self.stop(save=True)
+        for fn in list(self.on_stop):
+            fn()
+
     @property
     def tick_count(self) -> int:
         """Game ticks run so far (the server's clock; skipped catch-up ticks included)."""
         return self._game().tick_count
+
+    @property
+    def rcon_port(self) -> int | None:
+        """The bound RCON port (None when RCON is off or the server is not started)."""
+        return None if self.game is None else self.game.rcon.port
+
+    @property
+    def rcon_password(self) -> str | None:
+        """The RCON password (``config.rcon_password`` or the random one; None when RCON is off)."""
+        return None if self.game is None else self.game.rcon.password
 
     @property
     def running(self) -> bool:
@@ -92,12 +111,11 @@ class EmbeddedServer:
 
     def subscribe(self, listener: Callable[[str, dict], None]) -> None:
         """Call ``listener(event, data)`` for every game event (the harness's evaluator, tools, tests)."""
-        self._game().listeners.append(listener)
+        self._game().subscribe(listener)
 
     def save(self) -> int:
-        """Write changed chunks back to the world folder; returns how many were written."""
-        self._game().rules.block_entities.save(self.config.world)  # part 2: furnace contents
-        return self._game().world.save()
+        """Write the block entities and changed chunks back to the world folder; returns the chunks written."""
+        return self._game().save()
 
     # ---- test hook -----------------------------------------------------------------------------------
 
@@ -106,16 +124,16 @@ class EmbeddedServer:
             raise ContractError("EmbeddedServer: not started")
         return self.game
 
-    def player(self, name: str) -> PlayerConnection:
-        """The connected player called ``name``.
+    def player(self, name: str) -> Player:
+        """The player called ``name`` in the game.
 
         Raises:
             ContractError: no such player.
         """
-        for p in self._game().players.values():
-            if p.display_name == name:
-                return p
-        raise ContractError(f"no player named {name!r} is connected")
+        p = self._game().players.by_name(name)
+        if p is None:
+            raise ContractError(f"no player named {name!r} is connected")
+        return p
 
     def player_names(self) -> list[str]:
         """Names of the players in game."""
@@ -123,18 +141,11 @@ class EmbeddedServer:
 
     def give_item(self, name: str, item: str, count: int = 1) -> int:
         """Put ``count`` of ``item`` into ``name``'s inventory (hotbar first); returns how many fit."""
-        p = self.player(name)
-        left, changed = p.inventory.add(facts.item_id(item), count)
-        for idx in sorted(changed):
-            p.inventory.state_id += 1
-            from mirrorcraft.server import wire
-
-            p.send("set_slot", wire.set_slot(0, p.inventory.state_id, idx, p.inventory.slots[idx]))
-        return count - left
+        return self._game().inventory.give_item(self.player(name), item, count)
 
     def set_block(self, x: int, y: int, z: int, block: str, **props: str) -> None:
         """Set a block (by name and properties) and tell the players."""
-        self._game().set_block((x, y, z), facts.state_id(block, props))
+        self._game().kernel.set_block((x, y, z), facts.state_id(block, props))
 
     def block_at(self, x: int, y: int, z: int) -> str:
         """Bare block name at a position."""
@@ -142,7 +153,7 @@ class EmbeddedServer:
 
     def teleport(self, name: str, x: float, y: float, z: float) -> None:
         """Move a player (the client is told and must confirm)."""
-        self._game().teleport(self.player(name), x, y, z)
+        self._game().movement.teleport(self.player(name), x, y, z)
 
     def position(self, name: str) -> tuple[float, float, float]:
         """A player's feet position as the server sees it."""
@@ -151,17 +162,19 @@ class EmbeddedServer:
     def inventory(self, name: str) -> dict[int, tuple[str, int]]:
         """Non-empty slots of ``name``'s window 0: slot → (bare item name, count)."""
         p = self.player(name)
-        return {i: (facts.item_name(s[0]), s[1]) for i, s in enumerate(p.inventory.slots) if s}
+        return {i: (s.item.removeprefix("minecraft:"), s.count) for i, s in enumerate(p.inventory.slots) if s}
 
     def tick_stats(self) -> dict[str, float]:
         """Mean and p99 tick time (ms) over the ticks so far, ticks run and chunks sent."""
-        times = self._game().tick_times
+        game = self._game()
+        times = game.tick_times
+        chunks = float(game.chunks_sent)
         if not times:
-            return {"ticks": 0, "mean_ms": 0.0, "p99_ms": 0.0, "chunks_sent": float(self._game().chunks_sent)}
+            return {"ticks": 0, "mean_ms": 0.0, "p99_ms": 0.0, "chunks_sent": chunks}
         ordered = sorted(times)
         return {
             "ticks": float(len(times)),
             "mean_ms": statistics.fmean(times) * 1000,
             "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000,
-            "chunks_sent": float(self._game().chunks_sent),
+            "chunks_sent": chunks,
         }

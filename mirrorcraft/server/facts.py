@@ -3,8 +3,10 @@
 Why a façade: the server asks a handful of questions (which state id is ``oak_log[axis=x]``, how hard is
 state 1, which items harvest it, what is the collision box of this state, what is the registry codec
 of protocol 759). ``mirrorcraft.gamedata`` is the single home of those facts; this module adapts its
-answers to the small interface the server code uses (bare names in, ints out), so the rest of
-``mirrorcraft.server`` does not depend on the shape of gamedata's records.
+answers to the small interface the server code uses (names in, ints or namespaced ids out), so the rest of
+``mirrorcraft.server`` does not depend on the shape of gamedata's records. Items in the engine are
+:class:`~mirrorcraft.rules.stack.Stack` values named by namespaced id (:func:`item_key`); the numeric
+protocol id (:func:`item_id`) is only needed where a packet is encoded (``mirrorcraft.server.wire``).
 """
 
 from __future__ import annotations
@@ -70,6 +72,37 @@ def item_name(item: int) -> str:
 def stack_size(item: int) -> int:
     """Maximum stack size of an item id."""
     return gamedata.item_by_id(item).stack_size
+
+
+@cache
+def item_key(name: str) -> str:
+    """The namespaced item id (``minecraft:oak_log``) of an item name (prefix optional): what a
+    :class:`~mirrorcraft.rules.stack.Stack` holds.
+
+    Raises:
+        GameDataError: unknown item.
+    """
+    return gamedata.item(name).name
+
+
+@cache
+def item_key_of(item: int) -> str:
+    """The namespaced item id of a numeric protocol item id.
+
+    Raises:
+        GameDataError: unknown item id.
+    """
+    return f"minecraft:{item_name(item)}"
+
+
+@cache
+def max_stack(name: str) -> int:
+    """Maximum stack size of an item by name (prefix optional).
+
+    Raises:
+        GameDataError: unknown item.
+    """
+    return gamedata.item(name).stack_size
 
 
 @cache

@@ -1,25 +1,39 @@
-"""Game-level builders of the packet bodies the embedded server sends (1.19.2 = 760 and 1.19 = 759).
+"""Every clientbound packet body the embedded server sends (1.19.2 = 760 and 1.19 = 759), built in one place.
 
 Why a layer over ``mirrorcraft.protocol``: the protocol package owns every codec (field order, types, the
 759/760 differences); the game wants to say "teleport this player to (x, y, z) in degrees" or "this slot
-holds (item, count)". Each function here converts game values (degrees → angle bytes, blocks per tick →
-1/8000 units, ``(item, count)`` → ``Slot``) and encodes one protocol packet object. Packet *ids* are not
-handled here: quarry's per-protocol tables map quarry's packet names to ids when the connection sends.
+holds 3 oak logs". Each function here converts game values (degrees → angle bytes, blocks per tick →
+1/8000 units, a :class:`~mirrorcraft.rules.stack.Stack` named by namespaced id → a ``Slot`` with the numeric
+protocol id) and encodes one protocol packet object. No feature builds a packet itself, so a packet's shape
+is decided once. Packet *ids* are not handled here: quarry's per-protocol tables map quarry's packet names
+to ids when the connection sends (the names are the same for 759 and 760).
+
+Most bodies are identical in 759 and 760 and are encoded with the 760 tables; the builders whose body
+differs between the two (system chat, respawn...) take the player's ``protocol``.
 ``tests/server/test_wire.py`` checks these bodies byte for byte against vanilla captures.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import struct
+from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
-from mirrorcraft import PROTOCOL_1_19_2
+import nbtlib
+import numpy as np
+
+from mirrorcraft import PROTOCOL_1_19_2, gamedata
+from mirrorcraft.protocol import chunks as wire_chunks
 from mirrorcraft.protocol import clientbound as cb
 from mirrorcraft.protocol.buffer import Slot
 from mirrorcraft.protocol.codec import encode
 from mirrorcraft.protocol.metadata import MetadataEntry
+from mirrorcraft.rules.advancements import AdvancementDef, PlayerAdvancements
+from mirrorcraft.rules.stack import Stack
+from mirrorcraft.server import facts
 
 
 def position(x: int, y: int, z: int) -> bytes:
@@ -52,11 +66,11 @@ def _enc(pkt: cb.Packet) -> bytes:
     return encode(pkt, PROTOCOL_1_19_2)
 
 
-def _slot(stack: tuple[Any, ...] | None) -> Slot | None:
-    """A wire slot from ``(item id, count)`` or ``(item id, count, nbt)`` (enchanted items carry their NBT)."""
-    if not stack or stack[1] <= 0:
+def slot(stack: Stack | None) -> Slot | None:
+    """The wire slot of a stack: the item's numeric protocol id, the count and the NBT (enchantments)."""
+    if stack is None or stack.count <= 0:
         return None
-    return Slot(stack[0], stack[1], stack[2] if len(stack) > 2 else None)
+    return Slot(facts.item_id(stack.item), stack.count, stack.nbt)
 
 
 def _vel(v: float) -> int:
@@ -74,8 +88,6 @@ def login(
     dimension: str = "minecraft:overworld",
 ) -> bytes:
     """login (quarry ``join_game``) with the vanilla registry codec of ``protocol`` (from gamedata)."""
-    from mirrorcraft.server import facts
-
     pkt = cb.Login(
         entity_id=entity_id,
         is_hardcore=False,
@@ -148,8 +160,8 @@ def entity_effect(entity_id: int, effect: int, amplifier: int, duration: int, fl
     )
 
 
-def difficulty(level: int, locked: bool = True) -> bytes:
-    return _enc(cb.Difficulty(difficulty=level, locked=locked))
+def difficulty(level: int, locked: bool = True, protocol: int = PROTOCOL_1_19_2) -> bytes:
+    return encode(cb.Difficulty(difficulty=level, locked=locked), protocol)
 
 
 def player_info_add(players: list[tuple[UUID, str, int]]) -> bytes:
@@ -231,11 +243,21 @@ def entity_velocity(entity_id: int, vel: tuple[float, float, float]) -> bytes:
     )
 
 
-def item_entity_metadata(entity_id: int, item_id: int, count: int) -> bytes:
+def item_entity_metadata(entity_id: int, item: str, count: int) -> bytes:
     """Item entity metadata: index 8 = the item stack, type 6 = Slot in 1.19.x (wiki.vg "Entity metadata")."""
     return _enc(
-        cb.EntityMetadata(entity_id=entity_id, metadata=[MetadataEntry(8, 6, _slot((item_id, count)))])
+        cb.EntityMetadata(entity_id=entity_id, metadata=[MetadataEntry(8, 6, slot(Stack(item, count)))])
     )
+
+
+def living_health_metadata(entity_id: int, health: float) -> bytes:
+    """LivingEntity health metadata: index 9, type 2 = float in 1.19.x (wiki.vg "Entity metadata")."""
+    return _enc(cb.EntityMetadata(entity_id=entity_id, metadata=[MetadataEntry(9, 2, float(health))]))
+
+
+def entity_status(entity_id: int, status: int) -> bytes:
+    """entity_status (``Entity.handleEntityEvent``): 2 hurt, 3 death, 9 finished using an item."""
+    return _enc(cb.EntityStatus(entity_id=entity_id, status=status))
 
 
 def collect(collected: int, collector: int, count: int) -> bytes:
@@ -252,18 +274,16 @@ def acknowledge_block_changes(sequence: int) -> bytes:
     return _enc(cb.AcknowledgeBlockChange(sequence_id=sequence))
 
 
-def window_items(
-    window: int, state_id: int, items: list[tuple[int, int] | None], carried: tuple[int, int] | None
-) -> bytes:
+def window_items(window: int, state_id: int, items: Sequence[Stack | None], carried: Stack | None) -> bytes:
     return _enc(
         cb.WindowItems(
-            window_id=window, state_id=state_id, items=[_slot(s) for s in items], carried_item=_slot(carried)
+            window_id=window, state_id=state_id, items=[slot(s) for s in items], carried_item=slot(carried)
         )
     )
 
 
-def set_slot(window: int, state_id: int, index: int, item: tuple[int, int] | None) -> bytes:
-    return _enc(cb.SetSlot(window_id=window, state_id=state_id, slot=index, item=_slot(item)))
+def set_slot(window: int, state_id: int, index: int, item: Stack | None) -> bytes:
+    return _enc(cb.SetSlot(window_id=window, state_id=state_id, slot=index, item=slot(item)))
 
 
 def held_item_change(hotbar: int) -> bytes:
@@ -275,9 +295,7 @@ def update_view_position(cx: int, cz: int) -> bytes:
 
 
 def unload_chunk(cx: int, cz: int) -> bytes:
-    from mirrorcraft.protocol.chunks import UnloadChunk
-
-    return _enc(UnloadChunk(chunk_x=cx, chunk_z=cz))
+    return _enc(wire_chunks.UnloadChunk(chunk_x=cx, chunk_z=cz))
 
 
 def initialize_world_border(x: float, z: float, diameter: float) -> bytes:
@@ -292,4 +310,222 @@ def initialize_world_border(x: float, z: float, diameter: float) -> bytes:
             warning_blocks=5,
             warning_time=15,
         )
+    )
+
+
+# ---- chunks -----------------------------------------------------------------------------------------------
+
+MIN_Y, HEIGHT = -64, 384
+SECTIONS = HEIGHT // 16
+
+
+def map_chunk(
+    cx: int, cz: int, blocks: np.ndarray, biomes: np.ndarray, sky: np.ndarray, protocol: int
+) -> bytes:
+    """map_chunk: chunk data of one ``(384, 16, 16)`` state-id column, its ``MOTION_BLOCKING`` heightmap and
+    sky light (``sky``, one nibble per block; block light is sent empty: the server models none)."""
+    column = wire_chunks.ChunkColumn(blocks=blocks, biomes=biomes, non_air=wire_chunks.non_air_counts(blocks))
+    data = wire_chunks.encode_column(column, vanilla_padding=False)
+    solid = ~facts.state_tables().is_air[blocks]
+    top = np.where(solid.any(axis=0), HEIGHT - np.argmax(solid[::-1], axis=0), 0)
+    heights = nbtlib.Compound({"MOTION_BLOCKING": nbtlib.LongArray(_pack9(top.reshape(-1)))})
+    arrays: list[bytes] = []
+    mask = empty = 0
+    full = bytes([0xFF]) * 2048
+    for i in range(SECTIONS + 2):  # one light section below and one above the world
+        if i == 0:
+            empty |= 1 << i
+            continue
+        if i == SECTIONS + 1:
+            mask |= 1 << i
+            arrays.append(full)
+            continue
+        sec = sky[(i - 1) * 16 : i * 16]
+        if not sec.any():
+            empty |= 1 << i
+            continue
+        flat = sec.reshape(-1)
+        mask |= 1 << i
+        arrays.append((flat[0::2] | (flat[1::2] << 4)).astype(np.uint8).tobytes())
+    light = wire_chunks.LightData(
+        trust_edges=True,
+        sky_mask=[_signed64(mask)],
+        block_mask=[],
+        empty_sky_mask=[_signed64(empty)],
+        empty_block_mask=[_signed64((1 << (SECTIONS + 2)) - 1)],
+        sky_light=arrays,
+        block_light=[],
+    )
+    pkt = wire_chunks.MapChunk(x=cx, z=cz, heightmaps=heights, chunk_data=data, light=light)
+    return encode(pkt, protocol)
+
+
+def _signed64(v: int) -> int:
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def _pack9(values: np.ndarray) -> list[int]:
+    """256 heights of 9 bits, 7 per long, low bits first (wiki.vg "Chunk Data": heightmaps)."""
+    padded = np.zeros(37 * 7, dtype=np.uint64)
+    padded[: len(values)] = values.astype(np.uint64)
+    shifts = np.arange(7, dtype=np.uint64) * np.uint64(9)
+    longs = np.bitwise_or.reduce(padded.reshape(37, 7) << shifts[None, :], axis=1)
+    return [_signed64(int(v)) for v in longs]
+
+
+# ---- windows ----------------------------------------------------------------------------------------------
+
+# wiki.vg "Inventory" / the 1.19 minecraft:menu registry (prismarine-windows assigns the same ids).
+MENU_TYPES = {"chest": 2, "blast_furnace": 9, "crafting": 11, "enchantment": 12, "furnace": 13, "smoker": 21}
+MENU_TITLES = {
+    "crafting": "container.crafting",
+    "furnace": "container.furnace",
+    "blast_furnace": "container.blast_furnace",
+    "smoker": "container.smoker",
+    "enchantment": "container.enchant",
+    "chest": "container.chest",
+}
+
+
+def open_window(window: int, kind: str) -> bytes:
+    """open_window of a menu kind, titled with vanilla's translate key (``container.chest``...)."""
+    title = json.dumps({"translate": MENU_TITLES[kind]})
+    return _enc(cb.OpenWindow(window_id=window, inventory_type=MENU_TYPES[kind], window_title=title))
+
+
+def window_property(window: int, prop: int, value: int) -> bytes:
+    """Set Container Property: an i16 value (furnace ticks and enchantment seeds & -16 are cut to 16 bits by
+    vanilla too: ContainerData slots are shorts on the wire)."""
+    v = ((value + 0x8000) & 0xFFFF) - 0x8000
+    return _enc(cb.CraftProgressBar(window_id=window, property=prop, value=v))
+
+
+def close_window(window: int) -> bytes:
+    return _enc(cb.CloseWindow(window_id=window))
+
+
+def block_action(pos: tuple[int, int, int], action: int, param: int, block: str) -> bytes:
+    """block_action (chest lids: action 1 with the viewer count) for block ``block`` (a block name)."""
+    return _enc(
+        cb.BlockAction(location=pos, action_id=action, action_param=param, block_id=facts.block(block).id)
+    )
+
+
+# ---- players: effects, game modes, death, chat ---------------------------------------------------------
+
+
+def remove_entity_effect(entity_id: int, effect: int, protocol: int = PROTOCOL_1_19_2) -> bytes:
+    return encode(cb.RemoveEntityEffect(entity_id=entity_id, effect_id=effect), protocol)
+
+
+def player_info_game_mode(uid: UUID, game_mode: int, protocol: int = PROTOCOL_1_19_2) -> bytes:
+    """player_info action 1: one player's game mode in the player list."""
+    return encode(cb.PlayerInfo(action=1, entries=[cb.PlayerInfoEntry(uid, gamemode=game_mode)]), protocol)
+
+
+def death_combat_event(player_id: int, message: str, protocol: int = PROTOCOL_1_19_2) -> bytes:
+    """The death screen with a JSON message (no killer entity: ``-1``)."""
+    return encode(cb.DeathCombatEvent(player_id=player_id, entity_id=-1, message=message), protocol)
+
+
+def respawn(game_mode: int, protocol: int = PROTOCOL_1_19_2) -> bytes:
+    """respawn into the overworld (vanilla ``PlayerList.respawn``; no death location, no metadata copy)."""
+    return encode(
+        cb.Respawn(
+            dimension_type="minecraft:overworld",
+            world_name="minecraft:overworld",
+            hashed_seed=0,
+            game_mode=game_mode,
+            previous_game_mode=-1,
+            is_debug=False,
+            is_flat=False,
+            copy_metadata=False,
+            death=None,
+        ),
+        protocol,
+    )
+
+
+def system_chat(component: Mapping[str, Any], protocol: int = PROTOCOL_1_19_2) -> bytes:
+    """One system chat line (a JSON text component) in the chat box (759: type 1; 760: not the overlay)."""
+    return encode(cb.SystemChat(content=json.dumps(component), type=1, overlay=False), protocol)
+
+
+def custom_payload(channel: str, data: bytes) -> bytes:
+    return _enc(cb.CustomPayload(channel=channel, data=data))
+
+
+# ---- advancements ---------------------------------------------------------------------------------------
+
+_FRAMES = {"task": 0, "challenge": 1, "goal": 2}
+
+
+def advancements_packet(
+    adv: PlayerAdvancements,
+    layout: Mapping[str, tuple[float, float]],
+    *,
+    reset: bool = True,
+    epoch_ms: int = 0,
+    ms_per_tick: int = 50,
+) -> cb.Advancements:
+    """The ``advancements`` packet for one player: every visible advancement and its progress.
+
+    Args:
+        adv: The player's progress (:class:`~mirrorcraft.rules.advancements.PlayerAdvancements`).
+        layout: Tab positions by advancement (:func:`~mirrorcraft.rules.advancements.layout_tree`).
+        reset: The packet's reset flag (true for the first packet after joining).
+        epoch_ms: Wall-clock ms of tick 0; a criterion obtained at tick ``t`` is sent as
+            ``epoch_ms + t * ms_per_tick`` (vanilla sends the ``Date`` it was obtained).
+    """
+    shown = [a for a in sorted(adv.defs) if adv.visible(a)]
+    advs = []
+    for a in shown:
+        d = adv.defs[a]
+        advs.append(
+            cb.Advancement(
+                id=a,
+                parent=d.parent,
+                display=_display(d, layout.get(a, (0.0, 0.0))) if d.display is not None else None,
+                criteria=list(d.criteria),
+                requirements=[list(g) for g in d.requirements],
+            )
+        )
+    progress = {
+        a: {
+            c: (epoch_ms + adv.progress[a][c] * ms_per_tick if c in adv.progress[a] else None)
+            for c in adv.defs[a].criteria
+        }
+        for a in shown
+    }
+    return cb.Advancements(reset=reset, advancements=advs, removed=[], progress=progress)
+
+
+def advancements(
+    adv: PlayerAdvancements,
+    layout: Mapping[str, tuple[float, float]],
+    protocol: int,
+    *,
+    reset: bool = True,
+    ms_per_tick: int = 50,
+) -> bytes:
+    """The encoded :func:`advancements_packet` (criteria dated from tick 0 = epoch 0)."""
+    return encode(advancements_packet(adv, layout, reset=reset, ms_per_tick=ms_per_tick), protocol)
+
+
+def _display(d: AdvancementDef, xy: tuple[float, float]) -> cb.AdvancementDisplay:
+    disp = d.display or {}
+    icon = disp["icon"]
+    nbt = nbtlib.parse_nbt(icon["nbt"]) if "nbt" in icon else None
+    item_id = gamedata.item(icon["item"]).id
+    flags = (1 if "background" in disp else 0) | (2 if disp.get("show_toast", True) else 0)
+    flags |= 4 if disp.get("hidden", False) else 0
+    return cb.AdvancementDisplay(
+        title=json.dumps(disp["title"]),
+        description=json.dumps(disp["description"]),
+        icon=Slot(item_id, 1, nbt),
+        frame_type=_FRAMES[disp.get("frame", "task")],
+        flags=flags,
+        background=disp.get("background"),
+        x=xy[0],
+        y=xy[1],
     )

@@ -211,17 +211,16 @@ async def test_walk_dig_and_pick_up_at_the_server_rate(sandbox, tmp_path: Path, 
 
         # Dig the log: the server counts the ticks between our start and finish packets.
         seen: list[tuple[int, int]] = []
-        real_dig = server.game.dig
 
-        def spy(p: Any, status: int, pos: Any, face: int, sequence: int) -> None:
-            seen.append((status, server.game.tick_count))
-            real_dig(p, status, pos, face, sequence)
+        def spy(p: Any, pkt: Any) -> None:  # a second block_dig handler: sees every dig packet, in tick
+            seen.append((pkt.status, server.game.tick_count))
 
-        server.game.dig = spy
+        handlers = server.game.kernel.handlers
+        handlers.register("block_dig", spy)
         try:
             dug, drops = await body.dig_and_collect(tuple(tree))
         finally:
-            del server.game.dig
+            handlers.unregister("block_dig", spy)
         assert dug.broken and dug.block == "minecraft:oak_log", dug
         # Haste II from the benchmark controls: 2.0 * 1.5 s / 1.4 -> 43 ticks at any rate.
         assert body.health.effect_level("minecraft:haste") == 2 and dug.expected_ticks == 43

@@ -2,7 +2,7 @@
 
 Two kinds of checks: hand-derived vanilla cases (wiki.vg "Click Container" / the vanilla client's
 behaviour), and a cross-check against the embedded server's own click engine
-(``mirrorcraft.server.inventory.PlayerInventory``, written independently from the vanilla server's
+(``mirrorcraft.server.kernel.inventory.PlayerInventory``, written independently from the vanilla server's
 ``AbstractContainerMenu.doClick``): a prediction that disagrees with the server would be corrected by a
 ``window_items`` resync on a real server. The body itself never imports the server; only this test does.
 """
@@ -84,7 +84,9 @@ def test_invalid_clicks_are_named() -> None:
 
 
 def test_prediction_agrees_with_the_embedded_server_engine() -> None:
-    from mirrorcraft.server.inventory import PlayerInventory
+    from mirrorcraft.gamedata import item_by_id
+    from mirrorcraft.rules.stack import Stack
+    from mirrorcraft.server.kernel.inventory import PlayerInventory
 
     rng = random.Random(11)
     items = [LOG, PEARL, SWORD, item("minecraft:cobblestone").id]
@@ -96,7 +98,7 @@ def test_prediction_agrees_with_the_embedded_server_engine() -> None:
             iid = rng.choice(items)
             n = rng.randint(1, item_stack(iid))
             ours.slots[s] = Slot(iid, n)
-            srv.slots[s] = (iid, n)
+            srv.slots[s] = Stack(item_by_id(iid).name, n)
         for _ in range(12):
             mode = rng.choice([0, 0, 0, 1, 2, 4])
             slot = rng.choice(list(range(9, 46)) + ([OUTSIDE] if mode == 0 else []))
@@ -106,7 +108,9 @@ def test_prediction_agrees_with_the_embedded_server_engine() -> None:
             srv.click(slot, button, mode)
             want = [None if s is None else (s.item_id, s.count) for s in ours.slots]
             cur = None if ours.cursor is None else (ours.cursor.item_id, ours.cursor.count)
-            if want != srv.slots or cur != srv.cursor:
+            got = [None if s is None else (item(s.item).id, s.count) for s in srv.slots]
+            got_cur = None if srv.cursor is None else (item(srv.cursor.item).id, srv.cursor.count)
+            if want != got or cur != got_cur:
                 disagreements.append((trial, slot, button, mode))
                 break
     assert disagreements == []

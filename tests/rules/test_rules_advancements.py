@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 from rules_support import VANILLA, make_pack
 
-from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError, DatapackError
-from mirrorcraft.protocol.codec import decode, encode
 from mirrorcraft.rules.advancements import PASSIVE_TRIGGERS, ItemView, PlayerAdvancements, layout_tree
 from mirrorcraft.rules.datapacks import DatapackSet
 
@@ -134,28 +132,6 @@ def test_requirements_parents_and_visibility(
 def test_saved_progress_is_restored(vanilla: DatapackSet) -> None:
     adv = PlayerAdvancements(vanilla, {STORY + "obtain_armor": {"iron_boots": 5}, STORY + "gone": {"x": 1}})
     assert adv.completed == {STORY + "obtain_armor": 5}
-
-
-def test_packet_roundtrip(player: tuple[PlayerAdvancements, list[ItemView | None]]) -> None:
-    adv, inv = player
-    give(adv, inv, "crafting_table", tick=20)
-    give(adv, inv, "cobblestone", tick=40)
-    pkt = adv.packet(reset=True, epoch_ms=1_700_000_000_000)
-    ids = [a.id for a in pkt.advancements]
-    assert ids == sorted(STORY + n for n in ("root", "mine_stone", "upgrade_tools", "smelt_iron"))
-    root = next(a for a in pkt.advancements if a.id == STORY + "root")
-    assert root.parent is None and root.display is not None
-    assert root.display.flags == 1  # background, no toast, not hidden
-    assert root.display.background == "minecraft:textures/gui/advancements/backgrounds/stone.png"
-    assert root.display.icon is not None and root.display.icon.item_id == gamedata.item("grass_block").id
-    assert root.display.title == '{"translate": "advancements.story.root.title"}'
-    mine = next(a for a in pkt.advancements if a.id == STORY + "mine_stone")
-    assert mine.display.flags == 2 and mine.display.frame_type == 0  # type: ignore[union-attr]
-    assert mine.display.icon.nbt is not None  # {Damage:0} on the wooden pickaxe  # type: ignore[union-attr]
-    assert pkt.progress[STORY + "mine_stone"] == {"get_stone": 1_700_000_000_000 + 40 * 50}
-    assert pkt.progress[STORY + "smelt_iron"] == {"iron": None}
-    back = decode("advancements", encode(pkt))
-    assert back == pkt
 
 
 def test_broken_advancements(tmp_path: Path) -> None:

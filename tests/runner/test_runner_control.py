@@ -49,7 +49,7 @@ async def test_embedded_episode_controls_go_over_rcon(worlds, tmp_path) -> None:
                 for n in ("minecraft:haste", "minecraft:speed", "minecraft:resistance", "minecraft:strength")
             }
         if server is not None and server.embedded is not None:
-            seen["rcon_port"] = server.embedded.game.admin.rcon_port
+            seen["rcon_port"] = server.embedded.rcon_port
         await orig_teardown(body, server, copy_root, notes)
 
     runner._teardown = teardown  # type: ignore[method-assign]

@@ -79,7 +79,7 @@ async def test_dig_log_stone_and_pickaxe_with_loot_drops(
 ) -> None:
     bot = await spawn_bot("digger")
     events: list[tuple[str, dict[str, Any]]] = []
-    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    server.subscribe(lambda ev, data: events.append((ev, data)))
     # 1. a log, bare-handed: the oak_log loot table drops one log, which falls and is picked up
     tree, spot = next(
         (t["base"], s) for t in sandbox_info["trees"] if (s := _stand_next_to(server, *t["base"])) is not None
@@ -158,7 +158,7 @@ async def test_dig_log_stone_and_pickaxe_with_loot_drops(
     wall3 = (wall[0], wall[1] - 1, wall[2] + 1)
     assert server.block_at(*wall3) == "stone"
     at: dict[str, int] = {}
-    server.game.listeners.append(
+    server.subscribe(
         lambda ev, d: at.setdefault(ev, server.game.tick_count) if d.get("pos") == wall3 else None
     )
     await bot.cmd("dig_too_fast", x=wall3[0], y=wall3[1], z=wall3[2])
@@ -171,7 +171,7 @@ async def test_dig_log_stone_and_pickaxe_with_loot_drops(
     need = math.ceil(
         1
         / progress_per_tick(
-            facts.block_of_state(facts.state_id("stone")), server.game._dig_conditions(digger)
+            facts.block_of_state(facts.state_id("stone")), server.game.digging.conditions(digger)
         )
     )
     assert need > 5 and "dig_delayed" in at, at
@@ -313,7 +313,7 @@ async def test_a_saves_datapack_overrides_vanilla_loot_end_to_end(
     srv = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=40, episode_seed=3))
     srv.start()
     events: list[tuple[str, dict[str, Any]]] = []
-    srv.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    srv.subscribe(lambda ev, data: events.append((ev, data)))
     try:
         bot = await spawn_bot("miner", port=srv.port)
         tree, spot = next(
@@ -331,9 +331,8 @@ async def test_a_saves_datapack_overrides_vanilla_loot_end_to_end(
         copy = sandbox_copy(sandbox_template, tmp_path / "again")
         _mirror_pack(copy)
         again = Game(ServerConfig(world=copy, port=0, episode_seed=3))
-        assert again.roll_block_loot(facts.state_id("oak_log", {"axis": "y"}), None, None) == [
-            tuple(drops[0])
-        ]
+        stacks, _ = again.digging.roll_block_loot(facts.state_id("oak_log", {"axis": "y"}), None, None)
+        assert [(s.item.removeprefix("minecraft:"), s.count) for s in stacks] == [tuple(drops[0])]
     finally:
         await defer.maybeDeferred(srv.stop)
 
@@ -347,7 +346,7 @@ def sandbox_copy(template: Path, dst: Path) -> Path:
 async def test_impossible_moves_are_teleported_back(server: EmbeddedServer, spawn_bot, sandbox_info) -> None:
     bot = await spawn_bot("cheater")
     events: list[tuple[str, dict[str, Any]]] = []
-    server.game.listeners.append(lambda ev, data: events.append((ev, data)))
+    server.subscribe(lambda ev, data: events.append((ev, data)))
     start = server.position("cheater")
     sx, sy, sz = sandbox_info["spawn"]
     for target, reason in [

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from mirrorcraft.server import wire
+from mirrorcraft.rules.stack import Stack
+from mirrorcraft.server import facts, wire
 
 pytestmark = pytest.mark.npm  # needs node_modules (Mineflayer / minecraft-data / minecraft-packets)
 
@@ -27,8 +28,8 @@ def _long(v: Any) -> int:
     return int(v)
 
 
-def _slot(s: dict[str, Any]) -> tuple[int, int] | None:
-    return (s["itemId"], s["itemCount"]) if s["present"] else None
+def _slot(s: dict[str, Any]) -> Stack | None:
+    return Stack(facts.item_key_of(s["itemId"]), s["itemCount"]) if s["present"] else None
 
 
 def _deg(raw: int) -> float:
@@ -110,7 +111,7 @@ def _skip(name: str, j: dict[str, Any]) -> str | None:
     if name in ("window_items", "set_slot"):
         slots = j.get("items", []) + [j.get("item") or {}, j.get("carriedItem") or {}]
         if any(s.get("nbtData") for s in slots):
-            return "item NBT (the server keeps none in part 1)"
+            return "item NBT (prismarine-nbt JSON is not converted here)"
     if name == "difficulty":
         return "n/a"
     return None

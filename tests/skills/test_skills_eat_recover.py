@@ -1,5 +1,5 @@
 """The ``eat`` skill's success path and ``recover``'s one-block clearing, against the embedded server's
-hunger (``mirrorcraft/server/food.py``) and real blocks.
+hunger (``mirrorcraft/server/features/food.py``) and real blocks.
 
 Two halves:
 
@@ -20,17 +20,18 @@ from __future__ import annotations
 import math
 import shutil
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_twisted
+from fakeplayer import FakePlayer
 from skills_support import module_server, server_counts, session
 
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.errors import ProtocolError
 from mirrorcraft.protocol.serverbound import BlockDig, HeldItemSlotServerbound, UseItem
+from mirrorcraft.rules.stack import Stack
 
 TICK_RATE = 100
 
@@ -47,7 +48,7 @@ def server(sandbox: Path, tmp_path_factory: pytest.TempPathFactory):
 
 def _command(server: Any, text: str) -> None:
     """Run a console command on the server's executor; it must succeed."""
-    ex = server.game.admin.executor
+    ex = server.game.commands.executor
     res = ex.run(ex.console_source(), text)
     assert res.success, (text, res.messages)
 
@@ -84,7 +85,7 @@ async def test_eat_bread_when_hungry_and_peaceful_refills(server) -> None:
         # Hunger CXXVIII for 4 s = 80 ticks x 0.005 x 128 = 51.2 exhaustion: 12 drains of 4, the first five
         # empty the saturation (5.0), the next seven take food 20 -> 13.
         _command(server, f"effect give {name} minecraft:hunger 4 127")
-        await _until(body, lambda: not any(e.effect == "minecraft:hunger" for e in server.game.admin.effects_of(p)),
+        await _until(body, lambda: not any(e.effect == "minecraft:hunger" for e in server.game.effects.effects_of(p)),
                      5.0, "the hunger effect to expire")  # fmt: skip
         await body.sleep(0.1)
         assert food.state(p).food == 13 and food.state(p).saturation == 0.0
@@ -142,7 +143,7 @@ async def test_golden_apple_is_eaten_at_a_full_bar_and_bread_is_refused(server) 
         # ServerPlayer.doTick resends only on a health/food change or saturation reaching/leaving 0:
         # the bar stayed at 20 and saturation stayed > 0, so the client still has the old value
         assert body.health.food == 20 and body.health.saturation == 5.0
-        effects = {e.effect: e.amplifier for e in server.game.admin.effects_of(p)}
+        effects = {e.effect: e.amplifier for e in server.game.effects.effects_of(p)}
         assert effects.get("minecraft:regeneration") == 1 and effects.get("minecraft:absorption") == 0
     finally:
         await body.disconnect()
@@ -246,34 +247,15 @@ async def test_recover_breaks_the_one_block_that_walls_it_in(server) -> None:
 # ---- FoodData tick by tick, in process -------------------------------------------------------------------
 
 
-class FoodTestPlayer:
-    """The attributes of a PlayerConnection that ``Game.tick`` reads, and the packets sent to it."""
+class FoodTestPlayer(FakePlayer):
+    """The server tests' fake player (a real game-side player with a recording transport), standing at
+    ``pos``, with a reader for its ``update_health`` packets."""
 
     def __init__(self, name: str, pos: tuple[float, float, float]) -> None:
-        from mirrorcraft.server.inventory import PlayerInventory
-
-        self.display_name = name
-        self.inventory = PlayerInventory()
-        self.pos = list(pos)
-        self.yaw = self.pitch = 0.0
-        self.sneaking = False
-        self.on_ground = True
-        self.moved = False
-        self.protocol_version = 760
+        super().__init__(name)
         self.eid = 9100
-        self.uuid = uuid.UUID(int=9100, version=4)
-        self.health = 20.0
-        self.keep_alive_id: int | None = None
-        self.keep_alive_sent = 0.0
-        self.last_keep_alive = time.monotonic()
-        self.loaded_chunks: set[tuple[int, int]] = set()
-        self.sent: list[tuple[str, bytes]] = []
-
-    def send(self, name: str, body: bytes) -> None:
-        self.sent.append((name, body))
-
-    def kick(self, reason: str) -> None:
-        raise AssertionError(f"kicked: {reason}")
+        self.pos = list(pos)
+        self.on_ground = True
 
     def health_packets(self) -> list[tuple[float, int, float]]:
         from mirrorcraft.protocol.codec import CLIENTBOUND, decode
@@ -295,9 +277,8 @@ def game(sandbox: Path, tmp_path: Path):
     shutil.copytree(sandbox, world)
     g = Game(ServerConfig(world=world, port=0))
     p = FoodTestPlayer("steve", (8.5, 65.0, 8.5))
-    g.players[p.eid] = p  # type: ignore[assignment]
-    g.rules.joined(p)  # type: ignore[arg-type]
-    g.admin.joined(p)  # type: ignore[arg-type]
+    g.players.add(p)
+    g.events.notify("joined", p)
     return g, p
 
 
@@ -333,7 +314,7 @@ def test_peaceful_refills_one_food_every_ten_ticks(game) -> None:
 def test_exhaustion_drains_saturation_then_food_except_in_peaceful(game) -> None:
     g, p = game
     st = g.food.state(p)
-    g.admin.add_effect(p, "minecraft:hunger", 10_000, 9, False)  # 0.005 x 10 = 0.05 exhaustion per tick
+    g.effects.add(p, "minecraft:hunger", 10_000, 9, False)  # 0.005 x 10 = 0.05 exhaustion per tick
     for _ in range(79):  # 79 x 0.05 = 3.95: no drain yet (FoodData drains when exhaustion > 4)
         g.tick()
     assert st.saturation == 5.0 and st.food == 20
@@ -362,14 +343,13 @@ def test_exhaustion_drains_saturation_then_food_except_in_peaceful(game) -> None
 
 
 def test_eating_takes_32_ticks_and_dried_kelp_16(game) -> None:
-    from mirrorcraft.server import facts
 
     g, p = game
     g.admin.set_difficulty("easy")
     st = g.food.state(p)
     st.food, st.saturation = 10, 0.0
-    p.inventory.slots[36] = (facts.item_id("bread"), 3)
-    p.inventory.slots[37] = (facts.item_id("dried_kelp"), 1)
+    p.inventory.slots[36] = Stack("minecraft:bread", 3)
+    p.inventory.slots[37] = Stack("minecraft:dried_kelp", 1)
     p.inventory.held = 0
     assert g.food.use_item(p, 0)  # type: ignore[arg-type]
     for _ in range(31):
@@ -385,7 +365,7 @@ def test_eating_takes_32_ticks_and_dried_kelp_16(game) -> None:
     g.tick()
     assert st.food == 16 and math.isclose(st.saturation, 6.6, rel_tol=1e-6) and p.inventory.slots[37] is None
     # not a food: nothing starts
-    p.inventory.slots[38] = (facts.item_id("cobblestone"), 1)
+    p.inventory.slots[38] = Stack("minecraft:cobblestone", 1)
     p.inventory.held = 2
     assert not g.food.use_item(p, 0)  # type: ignore[arg-type]
     with pytest.raises(ProtocolError, match="hand 2"):

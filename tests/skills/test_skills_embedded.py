@@ -160,7 +160,7 @@ async def test_explore_walks_the_asked_direction_and_any_fans_out(server) -> Non
 
 @pytest_twisted.ensureDeferred
 async def test_collect_picks_up_dropped_items_and_reports_not_found(server) -> None:
-    from mirrorcraft.server import facts
+    from mirrorcraft.rules.stack import Stack
 
     body, skills, _ = await session(server)
     name = body.config.username
@@ -168,7 +168,7 @@ async def test_collect_picks_up_dropped_items_and_reports_not_found(server) -> N
         none = await skills.run("collect")
         assert none.status == "failure" and none.reason == FailureReason.NOT_FOUND
         x, y, z = server.position(name)
-        server.game.spawn_item(facts.item_id("minecraft:apple"), 3, (x + 4.5, y + 0.5, z + 0.5))
+        server.game.items.spawn(Stack("minecraft:apple", 3), (x + 4.5, y + 0.5, z + 0.5))
         await body.sleep(0.8)
         before = server_counts(server, name)
         report = await skills.run("collect", item="apple")
@@ -183,7 +183,7 @@ async def test_collect_picks_up_dropped_items_and_reports_not_found(server) -> N
 async def test_collect_digs_out_a_drop_in_a_one_high_gap(server) -> None:
     """A drop that slid into a one-high gap (under a ledge) cannot be walked onto: ``collect`` clears the
     one obstruction the body may (at most 2 blocks, in ``blocks_broken``) and picks it up."""
-    from mirrorcraft.server import facts
+    from mirrorcraft.rules.stack import Stack
 
     body, skills, _ = await session(server)
     name = body.config.username
@@ -197,7 +197,7 @@ async def test_collect_digs_out_a_drop_in_a_one_high_gap(server) -> None:
         server.teleport(name, cx + 0.5, cy, cz + 0.5)
         server.give_item(name, "stone_pickaxe", 1)
         await body.sleep(0.5)
-        server.game.spawn_item(facts.item_id("minecraft:apple"), 2, (cx + 3.5, cy + 0.2, cz + 0.5))
+        server.game.items.spawn(Stack("minecraft:apple", 2), (cx + 3.5, cy + 0.2, cz + 0.5))
         await body.sleep(0.8)
         before = server_counts(server, name)
         report = await skills.run("collect", item="apple")
@@ -639,8 +639,8 @@ async def test_table_furnace_and_enchanting_table_end_to_end(server) -> None:
         assert ench.status == "success", ench
         assert ench.inventory_delta == {"minecraft:lapis_lazuli": -1}
         # the server keeps the enchantment NBT on its stack (its window-0 resync does not send NBT yet)
-        stacks = [s for s in server.player(name).inventory.slots if s and len(s) > 2]
-        assert len(stacks) == 1 and "Enchantments" in stacks[0][2]
+        stacks = [s for s in server.player(name).inventory.slots if s and s.nbt is not None]
+        assert len(stacks) == 1 and "Enchantments" in stacks[0].nbt
     finally:
         await body.disconnect()
 

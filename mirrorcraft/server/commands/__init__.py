@@ -10,7 +10,7 @@ command text through this package, so the harness's control code is one path for
 """
 
 from mirrorcraft.server.commands.executor import CommandExecutor, CommandResult, rcon_text
-from mirrorcraft.server.commands.grammar import COMMAND_LEVELS, GAME_RULES, parse_command
+from mirrorcraft.server.commands.grammar import parse_command
 from mirrorcraft.server.commands.host import (
     AdvancementInfo,
     CommandHost,
@@ -23,6 +23,7 @@ from mirrorcraft.server.commands.reader import CommandSyntaxError
 from mirrorcraft.server.commands.scoreboard import Scoreboard
 from mirrorcraft.server.commands.selectors import Selector, parse_selector
 from mirrorcraft.server.commands.texts import tr
+from mirrorcraft.server.commands.vocabulary import COMMAND_LEVELS, GAME_RULES
 
 __all__ = [
     "COMMAND_LEVELS",

@@ -17,13 +17,14 @@ from typing import Any
 
 from mirrorcraft import gamedata
 from mirrorcraft.server.commands import model as m
-from mirrorcraft.server.commands.grammar import GAME_RULES, READ_ONLY_CRITERIA, parse_command
+from mirrorcraft.server.commands.grammar import parse_command
 from mirrorcraft.server.commands.host import CommandHost, CommandSource, EntityRef
 from mirrorcraft.server.commands.ops import OpsList
 from mirrorcraft.server.commands.reader import CommandSyntaxError
 from mirrorcraft.server.commands.scoreboard import Objective, Scoreboard
 from mirrorcraft.server.commands.selectors import Selector
 from mirrorcraft.server.commands.texts import advancement_title, display_name, java_str, tr
+from mirrorcraft.server.commands.vocabulary import GAME_RULES, READ_ONLY_CRITERIA
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,350 @@
+"""Hunger and eating on the embedded server: food level, saturation, exhaustion, and ``use_item`` on food.
+
+Why a feature of its own: vanilla's hunger is a small per-player state machine (``FoodData``) fed by a few
+sources (the Hunger effect, breaking blocks, attacking) and read by two others (natural regeneration,
+starvation); eating is a timed use of the held item. :class:`Food` holds that state per player (by name,
+like the admin state), ticks it in the ``food`` tick phase (before the admin phase: an effect acts on the
+tick its duration runs out), handles ``use_item`` and ``player_digging`` status 5 (release use item), and
+hooks into the other features' behaviours: ``"held_slot"`` (switching slots stops eating),
+``"block_broken"`` and ``"mob_hurt"`` (exhaustion), ``"death"`` (eating stops, the health bar is sent) and
+``"respawn"`` (a fresh food bar). It owns the ``update_health`` packet (health with food and saturation).
+
+Rules as data: the points and saturation a food restores come from gamedata's foods (minecraft-data
+1.19.2 ``foods.json``; ``saturation`` there is the absolute value ``points x modifier x 2``). The few facts
+that live in vanilla code, not data (which foods are always edible or fast, what a stew leaves behind,
+the golden apples' effects), are the tables below, each citing the 1.19.2 class it comes from.
+
+Vanilla behaviour followed (1.19.2 ``FoodData``, ``Player``, ``LivingEntity``, ``ServerPlayer``):
+
+* ``FoodData.tick``: when exhaustion > 4 it loses 4 and saturation loses 1, or if saturation is 0 the
+  food level loses 1 unless the difficulty is Peaceful. With ``naturalRegeneration``, a hurt player heals
+  min(saturation, 6)/6 every 10 ticks while food is 20 and saturation > 0 (costing that much exhaustion),
+  else 1 every 80 ticks while food >= 18 (costing 6); at food 0 starvation deals 1 every 80 ticks while
+  health > 10 (Easy), > 1 (Normal) or always (Hard). Exhaustion is capped at 40.
+* ``Player.aiStep`` in Peaceful with ``naturalRegeneration``: health +1 every 20 ticks and food +1 every
+  10 ticks while below the maximum (the game tick stands in for the player's own tick counter).
+* exhaustion sources: the Hunger effect 0.005 x (amplifier + 1) per tick (``MobEffect.applyEffectTick``),
+  0.005 per broken block (``Block.playerDestroy``), 0.1 per landed attack (``Player.attack``). Creative and
+  spectator players (invulnerable) gain none (``Player.causeFoodExhaustion``).
+* eating: ``use_item`` with a food in that hand starts eating when the food level is below 20, the food is
+  always edible, or the player is creative (``Player.canEat``); after 32 ticks (16 for fast food) one item
+  is consumed (not in creative), ``FoodData.eat`` adds the points (cap 20) and the saturation (cap: the new
+  food level), the slot is resent and ``entity_status`` 9 (finished using) goes to the eater. Switching
+  the held slot, ``player_digging`` status 5 (release) or the item leaving that slot cancels the use
+  (``ServerGamePacketListenerImpl.handleSetCarriedItem``, ``LivingEntity.updatingUsingItem``).
+* ``update_health`` is sent when health or food changed or saturation became / stopped being 0
+  (``ServerPlayer.doTick``), with the real values.
+
+Partial (documented, not simulated): movement exhaustion (sprinting, jumping, swimming), the chance-based
+food effects (rotten flesh, raw chicken, pufferfish, spider eye, poisonous potato, suspicious stew),
+chorus fruit's teleport, eating sounds/particles and the "using item" metadata other players would see.
+Starvation that kills reuses the admin feature's kill (its death message says "out of world").
+Food state lives in memory for the server's lifetime (a reconnect keeps it; nothing is saved).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from mirrorcraft.errors import GameDataError, ProtocolError
+from mirrorcraft.gamedata import food as food_info
+from mirrorcraft.protocol import serverbound as sb
+from mirrorcraft.server import facts, wire
+from mirrorcraft.server.features.admin import Admin
+from mirrorcraft.server.features.effects import Effects
+from mirrorcraft.server.features.items import Items
+from mirrorcraft.server.kernel import Behaviour, Kernel, Player
+from mirrorcraft.server.kernel.stacks import Stack
+
+log = logging.getLogger(__name__)
+
+MAX_FOOD = 20
+MAX_HEALTH = 20.0
+START_SATURATION = 5.0  # FoodData's initial saturation level
+MAX_EXHAUSTION = 40.0
+EAT_TICKS = 32  # Item.getUseDuration for food
+FAST_EAT_TICKS = 16  # FoodProperties.isFastFood
+EXHAUSTION_BREAK = 0.005  # Block.playerDestroy
+EXHAUSTION_ATTACK = 0.1  # Player.attack
+# Foods.java (1.19.2): FoodProperties.Builder.alwaysEat() / .fast()
+ALWAYS_EDIBLE = frozenset({"golden_apple", "enchanted_golden_apple", "chorus_fruit"})
+FAST_FOODS = frozenset({"dried_kelp"})
+# BowlFoodItem / SuspiciousStewItem leave a bowl, HoneyBottleItem a glass bottle
+REMAINDERS = {
+    "mushroom_stew": "bowl",
+    "rabbit_stew": "bowl",
+    "beetroot_soup": "bowl",
+    "suspicious_stew": "bowl",
+    "honey_bottle": "glass_bottle",
+}
+# Foods.java: effects with probability 1.0 (effect, duration ticks, amplifier)
+FOOD_EFFECTS: dict[str, tuple[tuple[str, int, int], ...]] = {
+    "golden_apple": (("minecraft:regeneration", 100, 1), ("minecraft:absorption", 2400, 0)),
+    "enchanted_golden_apple": (
+        ("minecraft:regeneration", 400, 1),
+        ("minecraft:resistance", 6000, 0),
+        ("minecraft:fire_resistance", 6000, 0),
+        ("minecraft:absorption", 2400, 3),
+    ),
+}
+FINISHED_USING = 9  # entity_status: LivingEntity's "finished using item" event
+MAX_CATCH_UP = 100  # ticks replayed after a reactor stall (the clock counts at most 100 skipped ticks too)
+
+
+@dataclass
+class Eating:
+    """An item being eaten: the hand, its window-0 slot, the item and the tick it completes on."""
+
+    hand: int
+    slot: int
+    item: str
+    done_tick: int
+
+
+@dataclass
+class FoodData:
+    """Vanilla ``FoodData`` of one player, plus the item being eaten and the last values sent."""
+
+    food: int = MAX_FOOD
+    saturation: float = START_SATURATION
+    exhaustion: float = 0.0
+    timer: int = 0
+    eating: Eating | None = None
+    sent: tuple[float, int, bool] | None = field(default=None, repr=False)
+
+    def add_exhaustion(self, amount: float) -> None:
+        """``FoodData.addExhaustion``: capped at 40."""
+        self.exhaustion = min(self.exhaustion + amount, MAX_EXHAUSTION)
+
+    def eat(self, points: int, saturation: float) -> None:
+        """``FoodData.eat``: points capped at 20, saturation capped at the new food level."""
+        self.food = min(points + self.food, MAX_FOOD)
+        self.saturation = min(self.saturation + saturation, float(self.food))
+
+
+class Food:
+    """Hunger and eating for every player of one game."""
+
+    def __init__(self, kernel: Kernel, admin: Admin, effects: Effects, items: Items) -> None:
+        self.kernel = kernel
+        self.admin = admin
+        self.effects = effects
+        self.items = items
+        self.players: dict[str, FoodData] = {}
+        self._last_tick: int | None = None
+        ev = kernel.events
+        ev.before("held_slot", lambda b: self.held_changed(b.player, b["slot"]))
+        ev.after(
+            "block_broken", lambda b: b.player is not None and self.add_exhaustion(b.player, EXHAUSTION_BREAK)
+        )
+        ev.after("mob_hurt", lambda b: self.add_exhaustion(b.player, EXHAUSTION_ATTACK))
+        ev.after("death", self._died)
+        ev.after("respawn", self._respawned)
+        kernel.handlers.register("use_item", self._on_use_item)
+        kernel.handlers.register("block_dig", self._on_block_dig)
+
+    # ---- state ------------------------------------------------------------------------------------------
+
+    def state(self, p: Player) -> FoodData:
+        """Food state of ``p`` (kept by name across reconnects)."""
+        st = self.players.get(p.display_name)
+        if st is None:
+            st = self.players[p.display_name] = FoodData()
+        return st
+
+    def reset(self, p: Player) -> None:
+        """A respawned player gets a fresh ``FoodData`` (vanilla builds a new player on respawn)."""
+        self.players[p.display_name] = FoodData()
+
+    def health_body(self, p: Player) -> bytes:
+        """The ``update_health`` body with ``p``'s real values (and remember them as sent)."""
+        st = self.state(p)
+        st.sent = (p.health, st.food, st.saturation == 0.0)
+        return wire.update_health(p.health, st.food, st.saturation)
+
+    def _invulnerable(self, p: Player) -> bool:
+        return self.admin.game_mode(p) in ("creative", "spectator")
+
+    def add_exhaustion(self, p: Player, amount: float) -> None:
+        """``Player.causeFoodExhaustion``: nothing for invulnerable (creative/spectator) players."""
+        if not self._invulnerable(p):
+            self.state(p).add_exhaustion(amount)
+
+    def _broke(self, b: Behaviour) -> None:
+        if b.player is not None:  # a command's setblock destroy has no breaker
+            self.add_exhaustion(b.player, EXHAUSTION_BREAK)
+
+    def _died(self, b: Behaviour) -> None:
+        p = b.player
+        self.state(p).eating = None
+        p.send("update_health", self.health_body(p))
+
+    def _respawned(self, b: Behaviour) -> None:
+        p = b.player
+        self.reset(p)  # vanilla respawns a new player: food 20, saturation 5
+        p.send("update_health", self.health_body(p))
+
+    # ---- eating (serverbound packets) -------------------------------------------------------------------
+
+    def _on_use_item(self, p: Player, pkt: sb.UseItem) -> None:
+        self.use_item(p, pkt.hand)  # eating; other item uses are not simulated
+        p.send("acknowledge_block_changes", wire.acknowledge_block_changes(pkt.sequence))
+
+    def _on_block_dig(self, p: Player, pkt: sb.BlockDig) -> None:
+        if pkt.status == 5:  # release use item: stops eating
+            self.release(p)
+
+    def use_item(self, p: Player, hand: int) -> bool:
+        """``use_item``: start eating the food in ``hand``; True if eating started.
+
+        Anything that is not a food is left alone (other item uses are not simulated).
+
+        Raises:
+            ProtocolError: ``hand`` is not 0 (main) or 1 (off hand); the connection closes on it, as
+                vanilla's enum read fails.
+        """
+        if hand not in (0, 1):
+            raise ProtocolError(f"use_item: hand {hand} is not 0 (main hand) or 1 (off hand)")
+        if self.admin.is_dead(p) or self.admin.game_mode(p) == "spectator":
+            return False
+        slot = p.inventory.hand_slot(hand)
+        stack = p.inventory.slots[slot]
+        if stack is None:
+            return False
+        name = stack.item.removeprefix("minecraft:")
+        try:
+            food_info(name)
+        except GameDataError:
+            return False
+        st = self.state(p)
+        creative = self.admin.game_mode(p) == "creative"
+        if not (st.food < MAX_FOOD or name in ALWAYS_EDIBLE or creative):  # Player.canEat
+            return False
+        ticks = FAST_EAT_TICKS if name in FAST_FOODS else EAT_TICKS
+        st.eating = Eating(hand, slot, stack.item, self.kernel.tick_count + ticks)
+        self.kernel.emit("eat_started", player=p.display_name, item=name, ticks=ticks)
+        return True
+
+    def held_changed(self, p: Player, slot: int) -> None:
+        """``held_item_slot``: a different hotbar slot stops a main-hand use (vanilla ``stopUsingItem``)."""
+        st = self.state(p)
+        if st.eating is not None and st.eating.hand == 0 and slot != p.inventory.held:
+            self._cancel(p, st, "switched slot")
+
+    def release(self, p: Player) -> None:
+        """``player_digging`` status 5 (release use item): stop eating."""
+        st = self.state(p)
+        if st.eating is not None:
+            self._cancel(p, st, "released")
+
+    def _cancel(self, p: Player, st: FoodData, why: str) -> None:
+        st.eating = None
+        self.kernel.emit("eat_cancelled", player=p.display_name, reason=why)
+
+    def _finish(self, p: Player, st: FoodData) -> None:
+        eating = st.eating
+        assert eating is not None
+        st.eating = None
+        inv = p.inventory
+        name = eating.item.removeprefix("minecraft:")
+        info = food_info(name)
+        st.eat(int(info.food_points), info.saturation)
+        changed = {eating.slot}
+        if self.admin.game_mode(p) != "creative":  # Item.finishUsingItem: stack.shrink unless instabuild
+            stack = inv.slots[eating.slot]
+            assert stack is not None
+            inv.slots[eating.slot] = stack._replace(count=stack.count - 1) if stack.count > 1 else None
+            rest = REMAINDERS.get(name)
+            if rest is not None:
+                rkey = facts.item_key(rest)
+                if inv.slots[eating.slot] is None:
+                    inv.slots[eating.slot] = Stack(rkey, 1)
+                else:
+                    left, more = inv.add(rkey, 1)
+                    changed |= more
+                    if left:
+                        self.items.throw(p, Stack(rkey, left))
+        p.send_slots(changed)
+        p.send("entity_status", wire.entity_status(p.eid, FINISHED_USING))
+        for effect, ticks, amplifier in FOOD_EFFECTS.get(name, ()):
+            self.effects.add(p, effect, ticks, amplifier, False)
+        self.kernel.emit("ate", player=p.display_name, item=name, food=st.food, saturation=st.saturation)
+
+    # ---- ticking ----------------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """One game tick (or the ticks a stalled reactor skipped) for every living player."""
+        now = self.kernel.tick_count
+        first = now if self._last_tick is None else max(self._last_tick + 1, now - MAX_CATCH_UP + 1)
+        self._last_tick = now
+        admin = self.admin
+        for p in self.kernel.players.values():
+            if admin.is_dead(p):
+                continue
+            st = self.state(p)
+            for k, t in enumerate(range(first, now + 1)):
+                self._tick_player(p, st, t, k)
+                if admin.is_dead(p):
+                    break
+            key = (p.health, st.food, st.saturation == 0.0)
+            if key != st.sent and not admin.is_dead(p):
+                p.send("update_health", self.health_body(p))
+
+    def _tick_player(self, p: Player, st: FoodData, t: int, k: int) -> None:
+        """Tick ``t``, the ``k``-th of this batch (the admin tick counts the batch's effect time after)."""
+        admin = self.admin
+        # LivingEntity.tickEffects: the Hunger effect, while it has duration left (MobEffectInstance.tick)
+        for eff in self.effects.effects_of(p):
+            if eff.effect == "minecraft:hunger" and k < eff.remaining:
+                self.add_exhaustion(p, 0.005 * (eff.amplifier + 1))
+        # LivingEntity.updatingUsingItem: the item must still be in the slot; completes on its tick
+        if st.eating is not None:
+            stack = p.inventory.slots[st.eating.slot]
+            if stack is None or stack.item != st.eating.item:
+                self._cancel(p, st, "item left the hand")
+            elif t >= st.eating.done_tick:
+                self._finish(p, st)
+        regen = bool(admin.game_rules["naturalRegeneration"])
+        difficulty = admin.difficulty
+        # Player.aiStep: Peaceful regeneration
+        if difficulty == "peaceful" and regen:
+            if p.health < MAX_HEALTH and t % 20 == 0:
+                p.health = min(MAX_HEALTH, p.health + 1.0)
+            if st.food < MAX_FOOD and t % 10 == 0:
+                st.food += 1
+        # FoodData.tick
+        if st.exhaustion > 4.0:
+            st.exhaustion -= 4.0
+            if st.saturation > 0.0:
+                st.saturation = max(st.saturation - 1.0, 0.0)
+            elif difficulty != "peaceful":
+                st.food = max(st.food - 1, 0)
+        hurt = 0.0 < p.health < MAX_HEALTH
+        if regen and st.saturation > 0.0 and hurt and st.food >= MAX_FOOD:
+            st.timer += 1
+            if st.timer >= 10:
+                amount = min(st.saturation, 6.0)
+                p.health = min(MAX_HEALTH, p.health + amount / 6.0)
+                st.add_exhaustion(amount)
+                st.timer = 0
+        elif regen and st.food >= 18 and hurt:
+            st.timer += 1
+            if st.timer >= 80:
+                p.health = min(MAX_HEALTH, p.health + 1.0)
+                st.add_exhaustion(6.0)
+                st.timer = 0
+        elif st.food <= 0:
+            st.timer += 1
+            if st.timer >= 80:
+                if p.health > 10.0 or difficulty == "hard" or (p.health > 1.0 and difficulty == "normal"):
+                    p.health -= 1.0  # DamageSource.STARVE bypasses armour and Resistance
+                    if p.health <= 0.0:
+                        log.info("%s starved", p.display_name)
+                        admin.kill_player(p)
+                st.timer = 0
+        else:
+            st.timer = 0
+
+
+__all__ = ["Food", "FoodData"]

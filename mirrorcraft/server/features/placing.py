@@ -1,0 +1,163 @@
+"""Placing: ``use_item_on`` — using a block that opens a window, or placing the held block against a face.
+
+A ``use_item_on`` is first offered to the ``"use_block"`` behaviour: the features that own a block with a
+use (crafting table, furnaces, enchanting table, chests) open their window and cancel it, as vanilla's
+``InteractionResult`` consumes the click. Otherwise the held block is placed, after the ``"place"``
+behaviour (a hook may cancel a placement), and the ``place`` outcome and the ``block_placed`` event are
+published. Every packet is acknowledged with its sequence.
+
+Vanilla behaviour followed (``BlockItem.place``, a subset): the block goes against the clicked face, or
+into the clicked block if that block is replaceable (air, water, grass, snow layer...); it fails if the
+target is occupied, outside the border or build height, or intersects a player (the client's prediction is
+undone: both blocks are resent). Logs and pillars take the face's axis; blocks with a horizontal
+``facing`` face the player (stairs face away); slabs and stairs take the clicked half; torches on a side
+wall become wall torches. The held stack shrinks by one (in creative too: a known difference).
+"""
+
+from __future__ import annotations
+
+from mirrorcraft.errors import ContractError, GameDataError
+from mirrorcraft.protocol import serverbound as sb
+from mirrorcraft.server import facts, outcomes, wire
+from mirrorcraft.server.kernel import Kernel, Player
+from mirrorcraft.server.kernel.physics import boxes_intersect, player_box, within_reach
+from mirrorcraft.server.kernel.stacks import with_count
+
+Pos = tuple[int, int, int]
+
+FACES = [(0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1), (-1, 0, 0), (1, 0, 0)]
+FACE_AXIS = ["y", "y", "z", "z", "x", "x"]
+FACE_NAME = ["down", "up", "north", "south", "west", "east"]
+# Blocks a placement may replace (vanilla Material.replaceable in 1.19; code, not datapack data).
+REPLACEABLE = frozenset(
+    {
+        "air",
+        "cave_air",
+        "void_air",
+        "water",
+        "lava",
+        "grass",
+        "tall_grass",
+        "fern",
+        "large_fern",
+        "dead_bush",
+        "seagrass",
+        "tall_seagrass",
+        "vine",
+        "snow",
+        "glow_lichen",
+        "light",
+        "structure_void",
+    }
+)
+
+
+class Placing:
+    """Block use and placement for one game."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+        kernel.handlers.register("block_place", self._on_block_place)
+
+    def _on_block_place(self, p: Player, pkt: sb.BlockPlace) -> None:
+        cursor = (pkt.cursor_x, pkt.cursor_y, pkt.cursor_z)
+        self.use_item_on(p, pkt.hand, tuple(pkt.location), pkt.direction, cursor, pkt.sequence)  # type: ignore[arg-type]
+
+    def use_item_on(
+        self, p: Player, hand: int, clicked: Pos, face: int, cursor: tuple[float, float, float], sequence: int
+    ) -> None:
+        """One ``use_item_on``: use the clicked block, or place the held block against ``face``."""
+        try:
+            if not self.kernel.events.behaviour("use_block", p, hand=hand, pos=clicked).cancelled:
+                self.place(p, hand, clicked, face, cursor)
+        finally:
+            p.send("acknowledge_block_changes", wire.acknowledge_block_changes(sequence))
+
+    def place(
+        self, p: Player, hand: int, clicked: Pos, face: int, cursor: tuple[float, float, float]
+    ) -> None:
+        """Place the block held in ``hand`` against ``face`` of ``clicked`` (see the module docstring).
+
+        Raises:
+            ContractError: ``face`` outside 0..5 (the connection closes on it).
+        """
+        k = self.kernel
+        world = k.world
+        inv = p.inventory
+        slot = inv.hand_slot(hand)
+        stack = inv.slots[slot]
+        if not 0 <= face < 6:
+            raise ContractError(f"use_item_on: face {face} outside 0..5")
+        clicked_state = world.get_block(*clicked)
+        if stack is None or not within_reach(p.pos, clicked):
+            return
+        try:
+            block = facts.block(stack.item)
+        except GameDataError:
+            return  # not a block item (food, tools...): nothing to place
+        if facts.block_name(clicked_state) in REPLACEABLE:
+            target = clicked
+        else:
+            d = FACES[face]
+            target = (clicked[0] + d[0], clicked[1] + d[1], clicked[2] + d[2])
+        ok = False
+        current = world.get_block(*target)
+        if facts.block_name(current) in REPLACEABLE and world.inside_border(target[0] + 0.5, target[2] + 0.5):
+            state = self.placement_state(block, face, cursor, p)
+            boxes = [
+                (
+                    target[0] + b[0],
+                    target[1] + b[1],
+                    target[2] + b[2],
+                    target[0] + b[3],
+                    target[1] + b[4],
+                    target[2] + b[5],
+                )
+                for b in facts.collision_boxes(state)
+            ]
+            blocked = any(boxes_intersect(b, player_box(*o.pos)) for o in k.players for b in boxes)
+            if (
+                not blocked
+                and -64 <= target[1] < 320
+                and not k.events.behaviour("place", p, pos=target, block=block.name).cancelled
+            ):
+                k.set_block(target, state)
+                inv.slots[slot] = with_count(stack, stack.count - 1)
+                ok = True
+                k.report(outcomes.place_event(block.name, pos=target, player=p.display_name))
+                k.emit("block_placed", player=p.display_name, pos=target, block=block.name)
+        if not ok:
+            p.send("block_change", wire.block_change(*target, world.get_block(*target)))
+            p.send("block_change", wire.block_change(*clicked, clicked_state))
+        inv.state_id += 1
+        p.send("set_slot", wire.set_slot(0, inv.state_id, slot, inv.slots[slot]))
+
+    def placement_state(
+        self, block: facts.BlockInfo, face: int, cursor: tuple[float, float, float], p: Player
+    ) -> int:
+        """Vanilla placement properties: logs/pillars take the clicked face's axis; directional blocks face
+        the player; slabs/stairs take the half from where the face was clicked; torches on a side wall
+        become wall torches."""
+        props = dict(block.properties)
+        name = block.name.removeprefix("minecraft:")
+        if name in ("torch", "soul_torch", "redstone_torch") and face >= 2:
+            wall = "wall_torch" if name == "torch" else name.replace("_torch", "_wall_torch")
+            return facts.state_id(wall, {"facing": FACE_NAME[face]})
+        values: dict[str, str] = {}
+        if "axis" in props:
+            values["axis"] = FACE_AXIS[face]
+        if "facing" in props:
+            # the horizontal direction the player looks at (yaw 0 = south, 90 = west)
+            yaw = p.yaw % 360
+            looking = ["south", "west", "north", "east"][int((yaw + 45) // 90) % 4]
+            opposite = {"south": "north", "north": "south", "west": "east", "east": "west"}[looking]
+            allowed = props["facing"]
+            if name.endswith("_stairs"):
+                values["facing"] = looking
+            elif opposite in allowed:
+                values["facing"] = opposite
+        if "half" in props and set(props["half"]) == {"top", "bottom"}:
+            values["half"] = "top" if face == 0 or (face != 1 and cursor[1] > 0.5) else "bottom"
+        if "type" in props and set(props["type"]) >= {"top", "bottom", "double"}:
+            values["type"] = "top" if face == 0 or (face != 1 and cursor[1] > 0.5) else "bottom"
+        return block.state(**values)

@@ -1,0 +1,218 @@
+"""The server's live world: dense block-state columns loaded lazily from an Anvil save, and written back.
+
+Why dense arrays: every hot path (chunk packets, collision checks, block reads for digging and
+placement) wants a global state id at ``(x, y, z)``; a ``(384, 16, 16)`` ``uint16`` array per column makes
+that one index, and ``mirrorcraft.protocol.chunks.encode_column`` encodes it directly. Columns are read
+from ``region/*.mca`` on first use (worlds are pregenerated to a fixed radius; a column outside the save
+is all air and is never generated), and only changed columns are written back by :meth:`World.save`.
+
+Light: the save's sky light is used when the chunk stores it (``isLightOn``); otherwise sky light is
+derived from the column itself (15 above the topmost light-filtering block, 0 below). Block light is not
+modelled (the server has no light emitters): every block-light section is sent as empty. The packet itself
+is built by :func:`mirrorcraft.server.wire.map_chunk` (all packet building lives in ``wire``); the world
+caches each column's body until the column changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mirrorcraft.errors import WorldError
+from mirrorcraft.gamedata import codec_registry_ids
+from mirrorcraft.server import facts, wire
+from mirrorcraft.worlds.anvil.chunk import Chunk
+from mirrorcraft.worlds.anvil.level import LevelData
+from mirrorcraft.worlds.anvil.region import (
+    RegionFile,
+    compress_chunk,
+    nbt_from_bytes,
+    nbt_to_bytes,
+    region_name,
+    region_of,
+)
+
+MIN_Y = -64
+HEIGHT = 384
+SECTIONS = HEIGHT // 16
+
+
+@dataclass
+class Column:
+    """One loaded chunk column."""
+
+    blocks: np.ndarray  # (384, 16, 16) uint16 global state ids, [y, z, x]
+    biomes: np.ndarray  # (96, 4, 4) uint8 biome registry ids
+    sky: np.ndarray | None  # (384, 16, 16) uint8 stored sky light, or None (derive from blocks)
+    dirty: bool = False
+    packet: bytes | None = None  # cached map_chunk body, invalidated on change
+
+
+def _biome_ids() -> dict[str, int]:
+    return codec_registry_ids("minecraft:worldgen/biome")
+
+
+class World:
+    """Blocks of one overworld, backed (optionally) by a save folder.
+
+    Args:
+        save_dir: An Anvil save folder (``level.dat``, ``region/``), or None for an in-memory world.
+        level: The save's level data (read from ``save_dir`` when omitted).
+    """
+
+    def __init__(self, save_dir: Path | None = None, level: LevelData | None = None) -> None:
+        self.save_dir = Path(save_dir) if save_dir is not None else None
+        if level is None:
+            if self.save_dir is None:
+                raise WorldError("an in-memory World needs LevelData")
+            level = LevelData.load(self.save_dir / "level.dat")
+        self.level = level
+        self.columns: dict[tuple[int, int], Column] = {}
+        self._regions: dict[tuple[int, int], RegionFile | None] = {}
+        self._biomes = _biome_ids()
+        tables = facts.state_tables()
+        self._filters = tables.filter_light > 0
+        self._is_air = tables.is_air
+
+    # ---- loading ---------------------------------------------------------------------------------------
+
+    def _region(self, rx: int, rz: int) -> RegionFile | None:
+        if (rx, rz) not in self._regions:
+            path = self.save_dir / "region" / region_name(rx, rz) if self.save_dir else None
+            self._regions[(rx, rz)] = RegionFile.read(path) if path is not None and path.is_file() else None
+        return self._regions[(rx, rz)]
+
+    def column(self, cx: int, cz: int) -> Column:
+        """The column at chunk ``(cx, cz)``, loading it from the save on first use (air if absent).
+
+        Raises:
+            WorldError: the stored chunk is malformed (the message names the region file and slot).
+        """
+        col = self.columns.get((cx, cz))
+        if col is not None:
+            return col
+        rx, rz = region_of(cx, cz)
+        region = self._region(rx, rz)
+        raw = region.chunks.get((cx & 31, cz & 31)) if region else None
+        if raw is None:
+            col = Column(
+                blocks=np.zeros((HEIGHT, 16, 16), dtype=np.uint16),
+                biomes=np.full((HEIGHT // 4, 4, 4), self._biomes.get("minecraft:plains", 0), dtype=np.uint8),
+                sky=None,
+            )
+        else:
+            what = f"{region.path} chunk ({cx}, {cz})"
+            chunk = Chunk.from_nbt(nbt_from_bytes(raw.decompress(what), what), what)
+            col = self._from_chunk(chunk, what)
+        self.columns[(cx, cz)] = col
+        return col
+
+    def _from_chunk(self, chunk: Chunk, what: str) -> Column:
+        idx, palette, bidx, bpalette = chunk.to_dense(MIN_Y, HEIGHT)
+        try:
+            lut = np.array([facts.state_id(n, dict(p)) for n, p in palette], dtype=np.uint16)
+            blut = np.array([self._biomes[b] for b in bpalette], dtype=np.uint8)
+        except KeyError as err:
+            raise WorldError(f"{what}: unknown block state or biome {err}") from err
+        sky = None
+        if chunk.is_light_on and any(s.sky_light is not None for s in chunk.sections.values()):
+            sky = np.zeros((HEIGHT, 16, 16), dtype=np.uint8)
+            for sy, sec in chunk.sections.items():
+                i = sy - MIN_Y // 16
+                if 0 <= i < SECTIONS and sec.sky_light is not None:
+                    sky[i * 16 : (i + 1) * 16] = sec.sky_light
+        return Column(blocks=lut[idx], biomes=blut[bidx], sky=sky)
+
+    # ---- blocks ----------------------------------------------------------------------------------------
+
+    def get_block(self, x: int, y: int, z: int) -> int:
+        """Global state id at ``(x, y, z)`` (air above/below the world)."""
+        if not MIN_Y <= y < MIN_Y + HEIGHT:
+            return 0
+        return int(self.column(x >> 4, z >> 4).blocks[y - MIN_Y, z & 15, x & 15])
+
+    def set_block(self, x: int, y: int, z: int, state: int) -> bool:
+        """Set a block; returns False outside the build height."""
+        if not MIN_Y <= y < MIN_Y + HEIGHT:
+            return False
+        col = self.column(x >> 4, z >> 4)
+        col.blocks[y - MIN_Y, z & 15, x & 15] = state
+        col.dirty = True
+        col.packet = None
+        if col.sky is not None:
+            col.sky = None  # light changed: derive from blocks from now on
+        return True
+
+    def inside_border(self, x: float, z: float) -> bool:
+        """Whether ``(x, z)`` lies inside the save's world border."""
+        cx, cz = self.level.border_center
+        half = self.level.border_size / 2
+        return abs(x - cx) <= half and abs(z - cz) <= half
+
+    # ---- packets ---------------------------------------------------------------------------------------
+
+    def _derived_sky(self, blocks: np.ndarray) -> np.ndarray:
+        blocked = self._filters[blocks]  # (384,16,16)
+        below_top = np.maximum.accumulate(blocked[::-1], axis=0)[::-1]
+        return np.where(below_top, 0, 15).astype(np.uint8)
+
+    def map_chunk_body(self, cx: int, cz: int, protocol: int) -> bytes:
+        """The map_chunk packet body (chunk data + heightmap + light) of one column, cached until changed."""
+        col = self.column(cx, cz)
+        if col.packet is None:
+            sky = col.sky if col.sky is not None else self._derived_sky(col.blocks)
+            col.packet = wire.map_chunk(cx, cz, col.blocks, col.biomes, sky, protocol)
+        return col.packet
+
+    # ---- persistence -----------------------------------------------------------------------------------
+
+    def save(self, save_dir: Path | None = None) -> int:
+        """Write every changed column back to ``save_dir`` (default: the save it was loaded from).
+
+        Returns:
+            The number of chunks written.
+
+        Raises:
+            WorldError: no target folder.
+        """
+        target = Path(save_dir) if save_dir is not None else self.save_dir
+        if target is None:
+            raise WorldError("World.save: in-memory world and no save_dir given")
+        by_region: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for key, col in self.columns.items():
+            if col.dirty:
+                by_region.setdefault(region_of(*key), []).append(key)
+        (target / "region").mkdir(parents=True, exist_ok=True)
+        written = 0
+        for (rx, rz), keys in by_region.items():
+            path = target / "region" / region_name(rx, rz)
+            region = RegionFile.read(path) if path.is_file() else RegionFile(path)
+            for cx, cz in keys:
+                col = self.columns[(cx, cz)]
+                used, inverse = np.unique(col.blocks, return_inverse=True)
+                palette = []
+                for sid in used:
+                    b = facts.block_of_state(int(sid))
+                    palette.append((b.name, tuple(sorted(b.state_properties(int(sid)).items()))))
+                bused, binv = np.unique(col.biomes, return_inverse=True)
+                rev = {v: k for k, v in self._biomes.items()}
+                chunk = Chunk.from_dense(
+                    cx,
+                    cz,
+                    inverse.reshape(col.blocks.shape),
+                    palette,
+                    binv.reshape(col.biomes.shape),
+                    [rev[int(b)] for b in bused],
+                    MIN_Y,
+                    sky_light=self._derived_sky(col.blocks) if col.sky is None else col.sky,
+                    is_motion_blocking=None,
+                )
+                region.chunks[(cx & 31, cz & 31)] = compress_chunk(nbt_to_bytes(chunk.to_nbt()))
+                col.dirty = False
+                written += 1
+            region.path = path
+            region.write()
+            self._regions.pop((rx, rz), None)
+        return written
