@@ -2,7 +2,7 @@
 
 For each requested tick rate (default 200, 400, 1000 ticks/s, plus vanilla 20 as the reference) and each
 bot count (default 1 and 4), a fresh copy of the sandbox is served in this process and N Mineflayer bots
-(``tests/server/node/bot2.js``, raw window clicks) each play the early route on their own patch of
+(``tests/node/driver.js``, raw window clicks) each play the early route on their own patch of
 ground: dig a log → planks in the 2x2 grid → crafting table, placed → sticks and a wooden pickaxe → dig
 three stone → stone pickaxe → dig iron ore → a furnace, placed → eight raw iron smelted with one coal (1,600
 game ticks of furnace work, the part of the route bound by game time). The test hook only sets blocks,
@@ -39,12 +39,12 @@ from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.embedded import EmbeddedServer
 
 REPO = Path(__file__).resolve().parents[1]
-BOT2 = REPO / "tests" / "server" / "node" / "bot2.js"
+BOT2 = REPO / "tests" / "node" / "driver.js"  # the one Mineflayer test client
 SMELT_TICKS = 8 * 200  # eight raw iron, 200 ticks each in a furnace (vanilla cooking time)
 
 
 class Bot(protocol.ProcessProtocol):
-    """One bot2.js process: JSON commands on stdin, replies/events on stdout."""
+    """One ``tests/node/driver.js`` process: JSON commands on stdin, replies/events on stdout."""
 
     def __init__(self, name: str) -> None:
         self.name = name

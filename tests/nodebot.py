@@ -1,17 +1,32 @@
-"""One driver for the Mineflayer bots the tests run as node child processes (importable: ``from nodebot import``).
+"""The Python side of the one Mineflayer test client, ``tests/node/driver.js`` (importable: ``from nodebot import``).
 
-Each bot script (``tests/node/bot.js``, ``tests/server2/node/bot2.js``…) reads JSON commands
-``{"id", "cmd", ...}`` on stdin and prints JSON lines: replies carrying the command's ``id`` and events
-carrying ``event``. This protocol object sends commands and awaits replies and events, each with a hard
-timeout, and fails every pending wait with the bot's last events and stderr when the process ends.
+The driver reads JSON commands ``{"id", "cmd", ...}`` on stdin (one command per feature: world, movement,
+digging and placing, inventory, windows and crafting, chests, enchanting, entities, chat, client state; see
+its header) and prints JSON lines: replies carrying the command's ``id`` and events carrying ``event``.
+:class:`NodeBotProcess` sends commands and awaits replies and events, each with a hard timeout, and fails
+every pending wait with the bot's last events and stderr when the process ends. :class:`BotSpawner` starts
+drivers for a test and kills them at teardown; the fixtures of each test tree wrap it.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from twisted.internet import defer, protocol, reactor
+
+DRIVER_JS = Path(__file__).resolve().parent / "node" / "driver.js"
+
+
+def sleep(seconds: float) -> defer.Deferred:
+    """A Deferred that fires after ``seconds`` on the reactor."""
+    d: defer.Deferred = defer.Deferred()
+    reactor.callLater(seconds, d.callback, None)
+    return d
 
 
 class NodeBotProcess(protocol.ProcessProtocol):
@@ -90,9 +105,85 @@ class NodeBotProcess(protocol.ProcessProtocol):
             raise AssertionError(f"bot command {cmd} {args} failed: {res.get('error')}")
         return res
 
+    async def do(self, cmd: str, timeout: float | None = None, **args: Any) -> dict[str, Any]:
+        """:meth:`cmd`, failing the test when the bot reports an error."""
+        res = await self.cmd(cmd, timeout=timeout, **args)
+        assert res.get("ok"), f"bot command {cmd} {args} failed: {res.get('error')}"
+        return res
+
+    async def message(self, text: str, timeout: float = 10.0) -> str:
+        """Wait for a chat line containing ``text`` (lines already received count)."""
+        for _ in range(int(timeout / 0.05)):
+            for e in self.events:
+                if e["event"] == "message" and text in e["text"]:
+                    return e["text"]
+            await sleep(0.05)
+        lines = [e["text"] for e in self.events if e["event"] == "message"]
+        raise AssertionError(f"no chat line containing {text!r}; got {lines}")
+
+    @staticmethod
+    def sleep(seconds: float) -> defer.Deferred:
+        return sleep(seconds)
+
+    @staticmethod
+    async def until(check: Callable[[], Awaitable[Any]], timeout: float = 10.0, step: float = 0.05) -> Any:
+        """Poll an async ``check()`` until it returns a truthy value; returns the last value."""
+        value = None
+        for _ in range(int(timeout / step)):
+            value = await check()
+            if value:
+                return value
+            await sleep(step)
+        return value
+
     def kill(self) -> None:
         """Kill the process if it still runs."""
         try:
             self.transport.signalProcess("KILL")
         except Exception:  # noqa: BLE001 - already gone
             pass
+
+
+class BotSpawner:
+    """Starts ``driver.js`` bots for one test and kills them all at :meth:`kill_all`.
+
+    Args:
+        timeout: Default seconds a command or event wait may take.
+        require_ok: Bots raise on a failed command (see :class:`NodeBotProcess`).
+        view: Mineflayer's ``viewDistance`` option (``None``: its default).
+    """
+
+    def __init__(self, *, timeout: float = 20.0, require_ok: bool = False, view: str | None = None) -> None:
+        node = shutil.which("node")
+        if node is None:
+            raise AssertionError("node is required for the Mineflayer tests")
+        self.node = node
+        self.timeout = timeout
+        self.require_ok = require_ok
+        self.view = view
+        self.bots: list[NodeBotProcess] = []
+
+    def start(
+        self, name: str, port: int, *, version: str = "1.19.2", host: str = "127.0.0.1"
+    ) -> NodeBotProcess:
+        """Spawn a bot (not yet ready: await ``bot.event("ready")``)."""
+        bot = NodeBotProcess(name, timeout=self.timeout, require_ok=self.require_ok)
+        argv = [self.node, str(DRIVER_JS), host, str(port), name, version]
+        if self.view is not None:
+            argv.append(self.view)
+        reactor.spawnProcess(bot, self.node, argv, env=dict(os.environ))
+        self.bots.append(bot)
+        return bot
+
+    async def __call__(
+        self, name: str, port: int, *, version: str = "1.19.2", ready_timeout: float = 30.0
+    ) -> NodeBotProcess:
+        """Spawn a bot and wait until it is ready (spawned, chunks around it loaded)."""
+        bot = self.start(name, port, version=version)
+        await bot.event("ready", timeout=ready_timeout)
+        return bot
+
+    def kill_all(self) -> None:
+        for b in self.bots:
+            b.kill()
+        self.bots.clear()

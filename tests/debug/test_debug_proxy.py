@@ -5,14 +5,12 @@ through it, and the JSON-lines log holds every play packet the client received, 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import pytest_twisted
-from control_node_bot import BOT_JS, Bot
+from nodebot import BotSpawner
 from shared import fresh_world
 from twisted.internet import defer, reactor
 
@@ -33,14 +31,10 @@ def embedded(sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory, n
 
 @pytest_twisted.ensureDeferred
 async def test_proxy_logs_a_mineflayer_session(embedded, tmp_path: Path) -> None:
-    node = shutil.which("node")
-    assert node is not None, "node is required for the Mineflayer tests"
     log_path = tmp_path / "session.jsonl"
     out = log_path.open("w", encoding="utf-8")
     listening = start_proxy(reactor, 0, "127.0.0.1", embedded.port, PacketLog(out))
-    bot = Bot()
-    reactor.spawnProcess(bot, node, [node, str(BOT_JS), "127.0.0.1", str(listening.getHost().port), "proxied"],
-                         env=dict(os.environ))  # fmt: skip
+    bot = BotSpawner().start("proxied", listening.getHost().port)
     try:
         ready = await bot.event("ready")
         assert ready["protocol"] == 760

@@ -11,13 +11,12 @@ grant``, and compares a few reply texts with what the executor produces for the 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 import pytest_twisted
 from control_lang import L, here
-from control_node_bot import BOT_JS, Bot
+from nodebot import BotSpawner
 from twisted.internet import reactor
 
 from mirrorcraft.contracts.episodes import Controls
@@ -48,13 +47,8 @@ def vanilla(sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory):
 
 @pytest_twisted.ensureDeferred
 async def test_controls_and_milestones_on_vanilla(vanilla: VanillaServer) -> None:
-    node = shutil.which("node")
-    assert node is not None
     cfg = vanilla.config
-    bot = Bot()
-    reactor.spawnProcess(
-        bot, node, [node, str(BOT_JS), "127.0.0.1", str(cfg.port), "agent"], env=dict(os.environ)
-    )
+    bot = BotSpawner().start("agent", cfg.port)
     try:
         await bot.event("ready", timeout=120)
         control = RconServerControl(

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from nodebot import DRIVER_JS
 
 from mirrorcraft.errors import WorldError
 from mirrorcraft.harness.process import ServerProcess
@@ -15,8 +16,6 @@ from mirrorcraft.harness.serve_cli import fresh_copy, resolve_world
 from mirrorcraft.server.config import ServerConfig
 
 pytestmark = pytest.mark.npm  # needs node_modules (Mineflayer / minecraft-data / minecraft-packets)
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def test_server_process_serves_a_mineflayer_client_and_stops_cleanly(
@@ -29,7 +28,7 @@ def test_server_process_serves_a_mineflayer_client_and_stops_cleanly(
         node = shutil.which("node")
         assert node is not None
         bot = subprocess.Popen(
-            [node, str(REPO / "tests" / "node" / "bot.js"), "127.0.0.1", str(port), "child", "1.19.2"],
+            [node, str(DRIVER_JS), "127.0.0.1", str(port), "child", "1.19.2"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -44,7 +43,7 @@ def test_server_process_serves_a_mineflayer_client_and_stops_cleanly(
             assert ready is not None and ready["protocol"] == 760
             bot.stdin.write(json.dumps({"id": 1, "cmd": "blocks", "positions": [[8, 64, 8]]}) + "\n")  # type: ignore[union-attr]
             bot.stdin.flush()  # type: ignore[union-attr]
-            reply = json.loads(bot.stdout.readline())  # type: ignore[union-attr]
+            reply = next(r for r in map(json.loads, bot.stdout) if r.get("id") == 1)  # type: ignore[arg-type]
             assert reply["names"] == ["grass_block"]
         finally:
             bot.kill()

@@ -9,14 +9,12 @@ embedded server are tested in ``tests/server/commands/`` and ``tests/harness/tes
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 import pytest_twisted
 from control_lang import L, lang
-from control_node_bot import BOT_JS, Bot
+from nodebot import BotSpawner
 from shared import fresh_world
 from twisted.internet import defer, reactor
 
@@ -38,15 +36,10 @@ def embedded(sandbox_template: Path, tmp_path_factory: pytest.TempPathFactory, n
 
 @pytest_twisted.ensureDeferred
 async def test_rcon_commands_reach_a_mineflayer_client(embedded) -> None:
-    node = shutil.which("node")
-    assert node is not None, "node is required for the Mineflayer tests"
     executor = CommandExecutor(embedded.game.commands.host, OpsList(never_ops={"agent"}))
     factory = RconServerFactory(executor.rcon_handler())
     listening = factory.listen(reactor)
-    bot = Bot()
-    reactor.spawnProcess(
-        bot, node, [node, str(BOT_JS), "127.0.0.1", str(embedded.port), "agent"], env=dict(os.environ)
-    )
+    bot = BotSpawner().start("agent", embedded.port)
     rcon = None
     try:
         await bot.event("ready")

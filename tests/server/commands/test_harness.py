@@ -69,7 +69,7 @@ async def test_vanilla_harness_sets_up_its_scene_with_op_commands(start_server, 
     await bot.do("equip", name="dirt")
     placed = await bot.do("place", against=[sx + 1, sy - 1, sz + 3], face=[0, 1, 0])
     assert placed["placed"] == "dirt" and server.block_at(sx + 1, sy, sz + 3) == "dirt"
-    crafted = await bot.do("craft", grid=[[1, "oak_log"]])
+    crafted = await bot.do("craft", grid=[[1, "oak_log"]], shift=True)
     assert crafted["result"] == ["oak_planks", 4]
     assert (await bot.do("wait_item", name="oak_planks", atLeast=4))["got"]
     opened = await bot.do("open", x=furnace[0], y=furnace[1], z=furnace[2])
@@ -81,7 +81,9 @@ async def test_vanilla_harness_sets_up_its_scene_with_op_commands(start_server, 
     await bot.do("close")
     assert (await bot.do("wait_item", name="iron_ingot", atLeast=1))["got"]
     level = (await bot.do("state"))["level"]
-    ench = await bot.do("enchant", x=table[0], y=table[1], z=table[2], item="iron_pickaxe", choice=0)
+    ench = await bot.do(
+        "enchant", x=table[0], y=table[1], z=table[2], item="iron_pickaxe", choice=0, takeBack=True
+    )
     assert ench["item"] == "iron_pickaxe" and ench["enchants"], ench
     assert ench["xp"] == level - 1
 

@@ -1,68 +1,21 @@
 """A Mineflayer bot (a client nobody here wrote) uses a chest on the embedded server.
 
-``tests/chests/node/chest_bot.js`` places a chest it was given, opens it with ``bot.openContainer`` (so
-Mineflayer's prismarine-windows must accept our ``open_window`` as a ``generic_9x3`` chest), deposits and
-withdraws with Mineflayer's own click code, closes, reopens, and reports what it saw; the server's chest
-block entity and inventories are the ground truth its report is checked against.
+The driver's ``chest_roundtrip`` (``tests/node/driver.js``) places a chest it was given, opens it with
+``bot.openContainer`` (so Mineflayer's prismarine-windows must accept our ``open_window`` as a
+``generic_9x3`` chest), deposits and withdraws with Mineflayer's own click code, closes, reopens, and reports
+what it saw; the server's chest block entity and inventories are the ground truth its report is checked
+against.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_twisted
-from twisted.internet import defer, protocol, reactor
+from nodebot import BotSpawner
 
 CHEST = (10, 65, 8)
-BOT_JS = Path(__file__).resolve().parents[1] / "node" / "chest_bot.js"
-
-
-class ChestBot(protocol.ProcessProtocol):
-    """The node process: collects its JSON event lines; ``wait(event)`` fires when one arrives."""
-
-    def __init__(self) -> None:
-        self.buf = b""
-        self.events: list[dict[str, Any]] = []
-        self.stderr = b""
-        self.waiters: list[tuple[str, defer.Deferred]] = []
-
-    def outReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
-        self.buf += data
-        while b"\n" in self.buf:
-            line, self.buf = self.buf.split(b"\n", 1)
-            try:
-                msg = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            self.events.append(msg)
-            for ev, d in list(self.waiters):
-                if msg.get("event") in (ev, "error"):
-                    self.waiters.remove((ev, d))
-                    d.callback(msg)
-
-    def errReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted API
-        self.stderr += data
-
-    def processEnded(self, reason) -> None:  # noqa: N802 - Twisted API
-        for _ev, d in self.waiters:
-            d.callback(
-                {"event": "error", "error": f"bot ended: {self.stderr.decode(errors='replace')[-800:]}"}
-            )
-        self.waiters.clear()
-
-    async def wait(self, event: str, timeout: float) -> dict[str, Any]:
-        for e in self.events:
-            if e.get("event") in (event, "error"):
-                return e
-        d: defer.Deferred = defer.Deferred()
-        self.waiters.append((event, d))
-        d.addTimeout(timeout, reactor)
-        return await d
 
 
 @pytest.fixture
@@ -72,27 +25,19 @@ def server(start_server):
 
 @pytest_twisted.ensureDeferred
 async def test_mineflayer_deposits_and_withdraws_through_our_chest(server, node_modules) -> None:
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is required for the Mineflayer tests")
     name = "flaychest"
-    bot = ChestBot()
-    args = [node, str(BOT_JS), "127.0.0.1", str(server.port), name, *map(str, CHEST)]
-    transport = reactor.spawnProcess(bot, node, args, env=dict(os.environ))
+    spawner = BotSpawner(timeout=60.0, require_ok=True)
     moves: list[dict] = []
     server.subscribe(lambda ev, data: moves.append(data) if ev == "container_move" else None)
     try:
-        ready = await bot.wait("ready", 40)
-        assert ready["event"] == "ready", ready
+        bot = await spawner(name, server.port, ready_timeout=40)
         for item, n in (("chest", 1), ("oak_log", 16), ("cobblestone", 10)):
             assert server.give_item(name, item, n) == n
-        done = await bot.wait("done", 60)
-        assert done["event"] == "done", done
+        for item, n in (("chest", 1), ("oak_log", 16), ("cobblestone", 10)):
+            assert (await bot.cmd("wait_item", name=item, atLeast=n, ms=15000))["got"], item
+        done = await bot.cmd("chest_roundtrip", x=CHEST[0], y=CHEST[1], z=CHEST[2])
     finally:
-        try:
-            transport.signalProcess("KILL")
-        except Exception:  # noqa: BLE001 - already ended
-            pass
+        spawner.kill_all()
 
     assert done["placed"] == "chest" and server.block_at(*CHEST) == "chest"
     assert done["opened"]["type"] == "minecraft:generic_9x3"
