@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refdata import REPO_ROOT, mcdata_path  # noqa: F401  (re-exported for older imports)
+from support.refdata import REPO_ROOT, mcdata_path  # noqa: F401  (re-exported for older imports)
 
 
 def _ensure_node_modules() -> Path:

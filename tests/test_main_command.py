@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from refdata import REPO_ROOT
+from support.refdata import REPO_ROOT
 
 
 def test_version_and_help() -> None:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 import pytest_twisted
-from agents_support import World, agent, context, observation, report, run, step, user_text
+from support.agents_support import World, agent, context, observation, report, run, step, user_text
 
 from mirrorcraft.agents import AgentError, ReplayMismatchError, make_agent, run_episode
 from mirrorcraft.agents.prompting import PROMPT_TEMPLATE_VERSION

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from refdata import REPO_ROOT
+from support.refdata import REPO_ROOT
 
 AGENTS = REPO_ROOT / "mirrorcraft" / "agents"
 FORBIDDEN = ("mirrorcraft.server", "mirrorcraft.worlds", "mirrorcraft.datapacks")

@@ -7,8 +7,8 @@ import time
 
 import pytest
 import pytest_twisted
-from agents_support import MODEL, ScriptedCompletion, client
-from llm_endpoint import FakeOpenAI, Reply
+from support.agents_support import MODEL, ScriptedCompletion, client
+from support.llm_endpoint import FakeOpenAI, Reply
 
 from mirrorcraft.agents import LLMClient, LLMError, LLMSettings, ReplayBackend, ReplayMismatchError
 from mirrorcraft.agents.llm import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agents_support import context, observation, run
+from support.agents_support import context, observation, run
 
 from mirrorcraft.agents import make_agent, run_episode
 from mirrorcraft.contracts import Observation

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import time
 
-from agents_support import agent, context, observation, report, run
+from support.agents_support import agent, context, observation, report, run
 
 from mirrorcraft.agents import parse_action, parsing
 from mirrorcraft.agents.parsing import extract_json_object

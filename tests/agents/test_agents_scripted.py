@@ -12,8 +12,8 @@ import inspect
 from typing import Any
 
 import pytest
-from agents_outcomes import changed_tables, vanilla_tables
-from agents_support import context, observation, report, run
+from support.agents_outcomes import changed_tables, vanilla_tables
+from support.agents_support import context, observation, report, run
 
 from mirrorcraft.agents import AgentError, ScriptedAgent, ScriptedSettings, make_agent, run_episode
 from mirrorcraft.agents.scripted import TASK_GOALS

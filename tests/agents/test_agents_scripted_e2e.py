@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
-from runner_support import scripted_identity
+from support.runner_support import scripted_identity
 
 from mirrorcraft.contracts import EndReason, TaskId, task_spec
 from mirrorcraft.contracts.tasks import DEFAULT_BUDGETS

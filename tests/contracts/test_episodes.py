@@ -10,7 +10,7 @@ import sys
 from collections import Counter
 
 import pytest
-from contract_samples import load_fixture, sample_identity, sample_record_dict
+from support.contract_samples import load_fixture, sample_identity, sample_record_dict
 
 from mirrorcraft.contracts import (
     SCHEMA_VERSION,

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from refdata import mcdata_path
+from support.refdata import mcdata_path
 
 from mirrorcraft.contracts import SUITE_IDS, load_all_suites, load_suite
 from mirrorcraft.contracts.rules import MANIFEST_DIR, load_manifest, ore_variants, overworld_logs, planks_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from contract_samples import observation_parts
+from support.contract_samples import observation_parts
 
 from mirrorcraft.contracts import (
     SKILL_NAMES,

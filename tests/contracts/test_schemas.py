@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from contract_samples import observation_parts, sample_identity, sample_record_dict
+from support.contract_samples import observation_parts, sample_identity, sample_record_dict
 
 from mirrorcraft.contracts import (
     SCHEMA_VERSION,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from refdata import mcdata_path
+from support.refdata import mcdata_path
 
 from mirrorcraft.contracts import (
     REGISTRY_ID_RE,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
-from nodebot import BotSpawner
-from shared import fresh_world
+from support.nodebot import BotSpawner
+from support.shared import fresh_world
 from twisted.internet import defer, reactor
 
 from mirrorcraft.debug.proxy import PacketLog, add_proxy_parser, describe_packet, parse_target, start_proxy

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from refdata import mcdata_path
+from support.refdata import mcdata_path
 
 from mirrorcraft import gamedata as gd
 from mirrorcraft.errors import GameDataError

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from refdata import mcdata_path
+from support.refdata import mcdata_path
 
 from mirrorcraft import gamedata as gd
 

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from refdata import mcdata_path
+from support.refdata import mcdata_path
 
 from mirrorcraft import gamedata as gd
 from mirrorcraft.errors import GameDataError

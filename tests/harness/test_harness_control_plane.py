@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import pytest_twisted
-from control_memory_host import MemoryHost
+from support.control_memory_host import MemoryHost
 from twisted.internet import reactor
 
 from mirrorcraft.contracts.episodes import Controls, EpisodeIdentity, ModelSettings, SpawnInfo

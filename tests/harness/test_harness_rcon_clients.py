@@ -9,8 +9,8 @@ import socket
 
 import pytest
 import pytest_twisted
-from control_lang import L
-from control_memory_host import MemoryHost
+from support.control_lang import L
+from support.control_memory_host import MemoryHost
 from twisted.internet import reactor, threads
 
 from mirrorcraft.harness.rcon import RconClient, connect_rcon

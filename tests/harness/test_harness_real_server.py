@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
-from control_lang import L, here
-from nodebot import BotSpawner
+from support.control_lang import L, here
+from support.nodebot import BotSpawner
 from twisted.internet import reactor
 
 from mirrorcraft.contracts.episodes import Controls

@@ -12,9 +12,9 @@
 
 from __future__ import annotations
 
-import embedded_servers
 import pytest_twisted
-from control_lang import L, here, lang
+from support import embedded_servers
+from support.control_lang import L, here, lang
 from twisted.internet import reactor
 
 from mirrorcraft.contracts.episodes import Controls

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from metrics_fixtures import EXPLORE, ident, reps
+from support.metrics_fixtures import EXPLORE, ident, reps
 
 from mirrorcraft.metrics import bootstrap_ci, horizon_sr, paired_comparisons, rie, success_by, success_index
 from mirrorcraft.metrics.synthetic import synthetic_record

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from metrics_fixtures import EXPLORE, ident
+from support.metrics_fixtures import EXPLORE, ident
 
 from mirrorcraft.metrics import encounter_outcomes, irr, recovery_latency, suite_average
 from mirrorcraft.metrics.synthetic import synthetic_record

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from metrics_fixtures import ending_with, ident, reps
+from support.metrics_fixtures import ending_with, ident, reps
 
 from mirrorcraft.contracts import EpisodeIdentity, ModelSettings
 from mirrorcraft.metrics import bootstrap_ci, paired_comparisons, rie

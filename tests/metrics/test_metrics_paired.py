@@ -6,7 +6,7 @@ import csv
 import math
 
 import pytest
-from metrics_fixtures import ending_with, ident, reps
+from support.metrics_fixtures import ending_with, ident, reps
 
 from mirrorcraft.metrics import (
     disclosure_delta,

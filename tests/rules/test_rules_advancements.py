@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rules_support import VANILLA, make_pack
+from support.rules_support import VANILLA, make_pack
 
 from mirrorcraft.errors import ContractError, DatapackError
 from mirrorcraft.rules.advancements import PASSIVE_TRIGGERS, ItemView, PlayerAdvancements, layout_tree

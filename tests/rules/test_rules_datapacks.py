@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from rules_support import VANILLA, make_pack
+from support.rules_support import VANILLA, make_pack
 
 from mirrorcraft import gamedata
 from mirrorcraft.errors import DatapackError

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from refdata import NODE_MODULES, mcdata_path
-from rules_support import VANILLA, make_pack
+from support.refdata import NODE_MODULES, mcdata_path
+from support.rules_support import VANILLA, make_pack
 
 from mirrorcraft.errors import DatapackError
 from mirrorcraft.rules.datapacks import DatapackSet

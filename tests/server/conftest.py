@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from embedded_servers import spawn_control_bot, start_server  # noqa: F401 - fixtures for this tree
-from fakeplayer import FakePlayer, join
-from nodebot import BotSpawner, NodeBotProcess
-from shared import fresh_world
+from support.embedded_servers import spawn_control_bot, start_server  # noqa: F401 - fixtures for this tree
+from support.fakeplayer import FakePlayer, join
+from support.nodebot import BotSpawner, NodeBotProcess
+from support.shared import fresh_world
 from twisted.internet import defer
 
 from mirrorcraft.server.config import ServerConfig

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 import pytest_twisted
-from refdata import NODE_MODULES, mcdata_path
+from support.refdata import NODE_MODULES, mcdata_path
 from twisted.internet import defer, reactor, task
 
 from mirrorcraft.harness.evaluators import EmbeddedEvaluator

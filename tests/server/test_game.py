@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from fakeplayer import FakePlayer, new_game, send
+from support.fakeplayer import FakePlayer, new_game, send
 
 from mirrorcraft.protocol.codec import decode
 from mirrorcraft.rules.stack import Stack

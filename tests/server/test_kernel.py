@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fakeplayer import bare, join, new_game, send
+from support.fakeplayer import bare, join, new_game, send
 
 from mirrorcraft.rules.stack import Stack
 from mirrorcraft.server import facts

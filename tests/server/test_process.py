@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from nodebot import DRIVER_JS
+from support.nodebot import DRIVER_JS
 
 from mirrorcraft.errors import WorldError
 from mirrorcraft.harness.process import ServerProcess

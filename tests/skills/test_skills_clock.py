@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from skills_support import module_server, session
+from support.skills_support import module_server, session
 from twisted.internet import defer
 
 from mirrorcraft.contracts import ActionLimits, FailureReason, SkillCall

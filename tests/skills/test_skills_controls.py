@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 import pytest_twisted
-from skills_support import session
+from support.skills_support import session
 from twisted.internet import defer
 
 from mirrorcraft.contracts import find_leaks

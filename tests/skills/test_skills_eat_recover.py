@@ -25,8 +25,8 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from fakeplayer import FakePlayer
-from skills_support import module_server, server_counts, session
+from support.fakeplayer import FakePlayer
+from support.skills_support import module_server, server_counts, session
 
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.errors import ProtocolError

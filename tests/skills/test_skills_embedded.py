@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
-from skills_support import module_server, server_counts, session
+from support.skills_support import module_server, server_counts, session
 
 from mirrorcraft.contracts import FailureReason, SkillCall, signature
 from mirrorcraft.skills import ActionHistory
@@ -529,7 +529,7 @@ async def test_dig_down_goes_around_slow_blocks_and_workstations(server) -> None
 
 @pytest_twisted.ensureDeferred
 async def test_recover_leaves_the_water_and_refuses_when_not_stuck(server, sandbox) -> None:
-    from skills_support import sandbox_info
+    from support.skills_support import sandbox_info
 
     body, skills, _ = await session(server)
     name = body.config.username

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from refdata import REPO_ROOT
+from support.refdata import REPO_ROOT
 
 from mirrorcraft.contracts import TASKS, TaskId
 from mirrorcraft.skills.routes import WORLD_KINDS

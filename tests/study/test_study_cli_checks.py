@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from study_episode_fn import synthetic_episode
+from support.study_episode_fn import synthetic_episode
 
 from mirrorcraft.contracts import EpisodeIdentity, ModelSettings, StudyGrid
 from mirrorcraft.errors import ContractError
@@ -33,7 +33,7 @@ BASE = {
     "suites": ["M01", "M02"],
     "disclosed_configurations": [],
 }
-FN = ["--episode-fn", "study_episode_fn:synthetic_episode", "--no-progress"]
+FN = ["--episode-fn", "support.study_episode_fn:synthetic_episode", "--no-progress"]
 
 
 @pytest.fixture(autouse=True)
@@ -140,7 +140,13 @@ def test_a_missing_key_or_price_is_a_usage_error_before_anything_starts(tmp_path
 
 def test_a_study_whose_episodes_all_fault_exits_non_zero(tmp_path, capsys):
     run = tmp_path / "run"
-    fn = ["--episode-fn", "study_episode_fn:always_faulting_episode", "--no-progress", "--max-attempts", "1"]
+    fn = [
+        "--episode-fn",
+        "support.study_episode_fn:always_faulting_episode",
+        "--no-progress",
+        "--max-attempts",
+        "1",
+    ]
     assert cli_main(["study", str(_yaml(tmp_path)), "--run-dir", str(run), *fn]) == 1
     assert "every episode ended in an infrastructure fault" in capsys.readouterr().err
     assert len(scan_results(run / "results.jsonl").final()) == 3

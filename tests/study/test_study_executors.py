@@ -8,7 +8,12 @@ import os
 from pathlib import Path
 
 import pytest
-from study_episode_fn import async_synthetic_episode, crashing_episode, sleepy_episode, synthetic_episode
+from support.study_episode_fn import (
+    async_synthetic_episode,
+    crashing_episode,
+    sleepy_episode,
+    synthetic_episode,
+)
 
 from mirrorcraft.contracts import ModelSettings, StudyGrid, read_record
 from mirrorcraft.errors import ContractError
@@ -24,7 +29,7 @@ from mirrorcraft.study import (
     run_study,
 )
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # tests/: the support package (support.study_episode_fn)
 
 GRID = StudyGrid(
     name="executor-test",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import matplotlib.image
 import pytest
-from study_episode_fn import synthetic_episode
+from support.study_episode_fn import synthetic_episode
 
 from mirrorcraft.contracts import ModelSettings, StudyGrid
 from mirrorcraft.errors import ContractError

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from study_episode_fn import synthetic_episode
+from support.study_episode_fn import synthetic_episode
 
 from mirrorcraft.contracts import EpisodeIdentity, ModelSettings, StudyGrid, read_record
 from mirrorcraft.metrics.reporting import STAGING_PREFIX, report

@@ -24,7 +24,7 @@ from mirrorcraft.metrics.results import RunFolderError
 from mirrorcraft.study import run_study
 
 ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # tests/: the support package (support.study_episode_fn)
 GRID = StudyGrid(
     name="disk",
     worlds=["plains-1", "taiga-1"],
@@ -40,7 +40,7 @@ DRIVER = textwrap.dedent(
     """
     import json, os, subprocess, sys
     from pathlib import Path
-    from study_episode_fn import synthetic_episode
+    from support.study_episode_fn import synthetic_episode
     from mirrorcraft.contracts import StudyGrid
     from mirrorcraft.metrics.reporting import report
     from mirrorcraft.metrics.results import RunFolderError, scan_results
@@ -83,7 +83,7 @@ DRIVER = textwrap.dedent(
     attempt("study_ro", lambda: run_study(mnt / "other", grid, synthetic_episode, progress=False))
     cli = subprocess.run(
         [sys.executable, "-m", "mirrorcraft.run", "study", "smoke", "--run-dir", str(mnt / "cli"),
-         "--episode-fn", "study_episode_fn:synthetic_episode", "--no-progress"],
+         "--episode-fn", "support.study_episode_fn:synthetic_episode", "--no-progress"],
         capture_output=True, text=True,
     )
     out["cli"] = [cli.returncode, cli.stderr]

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from refdata import REPO_ROOT
-from study_episode_fn import always_faulting_episode, flaky_episode, synthetic_episode
+from support.refdata import REPO_ROOT
+from support.study_episode_fn import always_faulting_episode, flaky_episode, synthetic_episode
 
 from mirrorcraft.contracts import StudyGrid
 from mirrorcraft.errors import ContractError
@@ -26,7 +26,7 @@ from mirrorcraft.metrics.results import scan_results
 from mirrorcraft.study import ResultsStore, StoreLockedError, expand_grid, load_grid, run_study
 from mirrorcraft.study.report_cli import main as cli_main
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # tests/: the support package (support.study_episode_fn)
 
 # 2 worlds × 2 tasks × 1 model × (direct_llm: 7 conditions + react: 7 + 6 disclosed) × 2 reps = 160.
 GRID_YAML = {
@@ -182,7 +182,7 @@ def _study_cmd(run: Path, grid_file: Path, *extra: str) -> list[str]:
         "--run-dir",
         str(run),
         "--episode-fn",
-        "study_episode_fn:synthetic_episode",
+        "support.study_episode_fn:synthetic_episode",
         "--no-progress",
         *extra,
     ]
@@ -231,7 +231,7 @@ def test_sigkill_mid_run_then_resume_gives_exactly_the_grid(grid: StudyGrid, gri
 
 def test_cli_study_dry_run_and_a_bad_episode_fn_is_refused(tmp_path: Path, capsys):
     """``--dry-run`` lists the grid; an unusable ``--episode-fn`` fails clearly and writes nothing. (Without
-    ``--episode-fn`` the study uses the real runner, exercised by tests/runner/test_runner_ministudy.py.)"""
+    ``--episode-fn`` the study uses the real runner, exercised by tests/study/test_runner_ministudy.py.)"""
     assert cli_main(["study", "smoke", "--dry-run", "--list", "3"]) == 0
     out = capsys.readouterr().out
     assert "grid smoke: 3 episodes" in out and "plains-1/M01" in out

@@ -19,7 +19,7 @@ import anvil
 import nbtlib
 import numpy as np
 import pytest
-from refdata import mcdata_path
+from support.refdata import mcdata_path
 
 from mirrorcraft.errors import WorldError
 from mirrorcraft.worlds.anvil import (

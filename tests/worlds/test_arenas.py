@@ -20,7 +20,7 @@ import anvil
 import nbtlib
 import numpy as np
 import pytest
-from arena_facts import (
+from support.arena_facts import (
     BLUE_SLIME,
     BLUE_STEMS,
     BROWN_CAPS,

@@ -12,7 +12,15 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
-from arena_facts import BROWN_CAPS, DD_JUDGES, MW_SPAWNS, RED_CAPS, RED_SLIME, RED_STEMS, dash_and_dine_facts
+from support.arena_facts import (
+    BROWN_CAPS,
+    DD_JUDGES,
+    MW_SPAWNS,
+    RED_CAPS,
+    RED_SLIME,
+    RED_STEMS,
+    dash_and_dine_facts,
+)
 from twisted.internet import defer
 
 from mirrorcraft.mcproto_body import Body, BodyConfig

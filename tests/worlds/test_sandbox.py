@@ -17,7 +17,7 @@ from pathlib import Path
 import anvil
 import numpy as np
 import pytest
-from refdata import REPO_ROOT, mcdata_path
+from support.refdata import REPO_ROOT, mcdata_path
 
 from mirrorcraft.worlds.anvil import BlockState, Save
 from mirrorcraft.worlds.sandbox import PALETTE, SandboxInfo, build_sandbox, load_sandbox_info

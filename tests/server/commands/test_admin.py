@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from fakeplayer import new_game
+from support.fakeplayer import new_game
 
 from mirrorcraft.contracts.episodes import Controls
 from mirrorcraft.errors import ContractError

@@ -11,7 +11,7 @@ outlived the window (vanilla ``ChestBlockEntity``).
 from __future__ import annotations
 
 import pytest_twisted
-from control_lang import L, lang
+from support.control_lang import L, lang
 
 OP = "chestop"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from control_lang import L, here, lang
-from refdata import NODE_MODULES
+from support.control_lang import L, here, lang
+from support.refdata import NODE_MODULES
 
 from mirrorcraft.server.commands import CommandSyntaxError, parse_command
 from mirrorcraft.server.commands import model as m

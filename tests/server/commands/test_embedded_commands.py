@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
-from control_lang import L, lang
-from nodebot import BotSpawner
-from shared import fresh_world
+from support.control_lang import L, lang
+from support.nodebot import BotSpawner
+from support.shared import fresh_world
 from twisted.internet import defer, reactor
 
 from mirrorcraft.harness.rcon import connect_rcon

@@ -7,8 +7,8 @@ display names they embed (items, effects, advancement titles, game modes, diffic
 from __future__ import annotations
 
 import pytest
-from control_lang import L, here, lang
-from control_memory_host import MemoryHost
+from support.control_lang import L, here, lang
+from support.control_memory_host import MemoryHost
 
 from mirrorcraft.errors import ContractError
 from mirrorcraft.server.commands import CommandExecutor, OpsList, rcon_text

@@ -9,7 +9,7 @@ Every check reads what the *client* received, plus the server's view where usefu
 from __future__ import annotations
 
 import pytest_twisted
-from control_lang import L, lang
+from support.control_lang import L, lang
 
 OP = "builder"
 

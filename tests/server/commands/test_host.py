@@ -11,7 +11,7 @@ import stat
 
 import pytest
 import pytest_twisted
-from control_lang import L, lang
+from support.control_lang import L, lang
 from twisted.internet import reactor
 
 from mirrorcraft.harness.rcon import connect_rcon

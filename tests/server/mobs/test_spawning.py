@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from fakeplayer import FakePlayer, join, new_game
+from support.fakeplayer import FakePlayer, join, new_game
 from twisted.internet import defer
 
 from mirrorcraft.contracts.episodes import Controls

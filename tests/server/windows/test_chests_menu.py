@@ -15,8 +15,8 @@ from pathlib import Path
 
 import nbtlib
 import pytest
-from fakeplayer import bare, close_window, new_game, use_block
-from fakeplayer import click as _click
+from support.fakeplayer import bare, close_window, new_game, use_block
+from support.fakeplayer import click as _click
 
 from mirrorcraft.errors import WorldError
 from mirrorcraft.gamedata import menu_type_name

@@ -13,7 +13,7 @@ import json
 
 import pytest
 import pytest_twisted
-from nodebot import BotSpawner
+from support.nodebot import BotSpawner
 
 CHEST = (10, 65, 8)
 

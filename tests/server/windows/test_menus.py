@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
-from fakeplayer import FakePlayer, bare, close_window, join, new_game, send, use_block
-from fakeplayer import click as _click
-from fakeplayer import give as _give
-from refdata import NODE_MODULES, mcdata_path
+from support.fakeplayer import FakePlayer, bare, close_window, join, new_game, send, use_block
+from support.fakeplayer import click as _click
+from support.fakeplayer import give as _give
+from support.refdata import NODE_MODULES, mcdata_path
 
 from mirrorcraft.errors import DatapackError
 from mirrorcraft.harness.evaluators import EmbeddedEvaluator

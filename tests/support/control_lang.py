@@ -7,7 +7,7 @@ import json
 import re
 from functools import cache
 
-from refdata import NODE_MODULES, mcdata_path
+from support.refdata import NODE_MODULES, mcdata_path
 
 
 @cache

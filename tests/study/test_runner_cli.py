@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from runner_support import build_worlds
+from support.runner_support import build_worlds
 
 from mirrorcraft.contracts import derive_seed
 from mirrorcraft.study.episode_cli import _identity, add_episode_parser, default_grid

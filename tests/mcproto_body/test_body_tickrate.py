@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from body_support import stand_spot
+from support.body_support import stand_spot
 from twisted.internet import defer, task
 
 from mirrorcraft.errors import ProtocolError
@@ -243,7 +243,10 @@ async def test_walk_dig_and_pick_up_at_the_server_rate(sandbox, tmp_path: Path, 
 @pytest.mark.slow
 @pytest_twisted.ensureDeferred
 async def test_accelerated_episode_matches_real_time(tmp_path_factory: pytest.TempPathFactory) -> None:
-    from runner_support import build_worlds, scripted_identity  # tests/runner is on pytest's pythonpath
+    from support.runner_support import (  # tests/runner is on pytest's pythonpath
+        build_worlds,
+        scripted_identity,
+    )
 
     from mirrorcraft.study.runner import EpisodeRunner, RunnerSettings
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from twisted.internet import defer, protocol, reactor
 
-DRIVER_JS = Path(__file__).resolve().parent / "node" / "driver.js"
+DRIVER_JS = Path(__file__).resolve().parents[1] / "node" / "driver.js"
 
 
 def sleep(seconds: float) -> defer.Deferred:

@@ -124,7 +124,7 @@ async def test_chest_opens_and_clicks_reach_the_server_as_predicted(squid) -> No
 
     flying-squid 1.12.0 opens a chest window (27 slots, no stored contents) but does not apply clicks
     (prismarine-windows' ``acceptClick`` needs a ``click.item`` that flying-squid never fills in), so the
-    server-side effect of clicks is checked against the embedded server (tests/body/test_embedded.py);
+    server-side effect of clicks is checked against the embedded server (tests/mcproto_body/test_embedded.py);
     here we check that flying-squid's independent decoder reads our click exactly as predicted.
     """
     body = await _spawn(squid)

@@ -1,8 +1,8 @@
 """Probes of the LLM path for docs/reliability.md (run against any checkout). NOT a test.
 
-    PYTHONPATH=$PWD python tests/agents/llm_probes.py parse     # JSON extraction on 20,000 / 30,000 '{'
-    PYTHONPATH=$PWD python tests/agents/llm_probes.py errors    # attempts per endpoint failure
-    PYTHONPATH=$PWD python tests/agents/llm_probes.py raw       # size of a policy error for a 2.4 MB answer
+    PYTHONPATH=$PWD python tests/support/llm_probes.py parse     # JSON extraction on 20,000 / 30,000 '{'
+    PYTHONPATH=$PWD python tests/support/llm_probes.py errors    # attempts per endpoint failure
+    PYTHONPATH=$PWD python tests/support/llm_probes.py raw       # size of a policy error for a 2.4 MB answer
 
 ``errors`` starts the local OpenAI-compatible endpoint of ``llm_endpoint.py`` and calls it through
 litellm's real ``completion`` (backoff sleeps are recorded, not slept); add ``key`` to set a dummy
@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the support package
 
 
 def parse() -> None:
@@ -31,9 +31,8 @@ def parse() -> None:
 
 
 def errors(with_key: bool) -> None:
-    from llm_endpoint import FakeOpenAI, Reply
-
     from mirrorcraft.agents.llm import LLMClient, LLMSettings
+    from support.llm_endpoint import FakeOpenAI, Reply
 
     if with_key:
         os.environ["OPENAI_API_KEY"] = "sk-test"

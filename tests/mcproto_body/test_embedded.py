@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from body_support import stand_spot
+from support.body_support import stand_spot
 from twisted.internet import defer, reactor
 
 from mirrorcraft.gamedata import block_of_state

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from runner_support import build_worlds
+from support.runner_support import build_worlds
 
 from mirrorcraft.contracts import ModelSettings, StudyGrid, TaskId
 from mirrorcraft.metrics.paired import is_fault, paired_comparisons

@@ -20,10 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from refdata import REPO_ROOT
-
 from mirrorcraft.contracts import EpisodeRecord
 from mirrorcraft.metrics.results import scan_results
+from support.refdata import REPO_ROOT
 
 #: The grid file (on top of the ``smoke`` preset): 3 episodes, 3 actions each.
 GRID_YAML = """\

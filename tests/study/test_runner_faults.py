@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import pytest_twisted
-from runner_support import build_worlds, scripted_identity
+from support.runner_support import build_worlds, scripted_identity
 
 from mirrorcraft.contracts import Controls, EndReason, read_record
 from mirrorcraft.study.runner import EpisodeRunner, RunnerSettings

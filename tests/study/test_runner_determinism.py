@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from runner_support import build_worlds, scripted_identity
+from support.runner_support import build_worlds, scripted_identity
 
 from mirrorcraft.study.runner import EpisodeRunner, RunnerSettings
 

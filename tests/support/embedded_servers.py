@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from nodebot import BotSpawner, NodeBotProcess
 from twisted.internet import defer
 
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.embedded import EmbeddedServer
+from support.nodebot import BotSpawner, NodeBotProcess
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 Usage (the default job's run folder, ``python -m mirrorcraft.run`` writes ``runs/demo``)::
 
-    PYTHONPATH=$PWD python tests/study/tamper_run.py runs/demo /tmp/t-foreign foreign
+    PYTHONPATH=$PWD python tests/support/tamper_run.py runs/demo /tmp/t-foreign foreign
     python -m mirrorcraft.run report /tmp/t-foreign --no-plots
 
 Kinds: ``foreign`` (a valid M01 record of study seed 1 with the Vanilla episode's outcome, appended),

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents_support import observation, report
-
 from mirrorcraft.contracts import Observation, OutcomeReport, SkillCall
+from support.agents_support import observation, report
 
 M = "minecraft:"
 TIER = {

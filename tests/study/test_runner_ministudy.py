@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from ministudy_support import (
+from support.ministudy_support import (
     RULE,
     SUITE,
     WORLDS,
@@ -46,8 +46,8 @@ from ministudy_support import (
     without_timings,
     write_grid_file,
 )
-from refdata import REPO_ROOT
-from runner_support import build_worlds
+from support.refdata import REPO_ROOT
+from support.runner_support import build_worlds
 
 from mirrorcraft.contracts import EpisodeRecord, read_record
 from mirrorcraft.metrics.paired import is_fault, paired_comparisons
