@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mirrorcraft.contracts.rules import RULE_ID_RE
 from mirrorcraft.rules.devices import YIELD_DEVICES
 from mirrorcraft.rules.packs import MIRROR_NAMESPACE, JsonAt
 
@@ -39,7 +40,11 @@ def _known_keys(obj: Mapping[str, Any], keys: tuple[str, ...], at: JsonAt) -> No
 
 
 def _rule_id(value: Any, at: JsonAt) -> str:
-    return at.str(value)
+    """A manifest rule id (``M01.log_yields_two_planks``)."""
+    text = at.str(value)
+    if not RULE_ID_RE.match(text):
+        raise at.fail(f"not a rule id: {text!r}")
+    return text
 
 
 def parse_rule_field(obj: Mapping[str, Any], at: JsonAt) -> tuple[str, ...]:
@@ -49,7 +54,7 @@ def parse_rule_field(obj: Mapping[str, Any], at: JsonAt) -> tuple[str, ...]:
         return ()
     r_at = at.key(RULE_FIELD)
     if isinstance(raw, str):
-        return (raw,)
+        return (_rule_id(raw, r_at),)
     return tuple(r_at.each(r_at.list(raw), _rule_id))
 
 
@@ -121,7 +126,7 @@ class CookingYield:
             input=at.key("input").res(at.required(obj, "input")),
             item=r_at.key("item").res(r_at.required(result, "item")),
             count=count,
-            rule=at.key("rule").str(at.required(obj, "rule")),
+            rule=_rule_id(at.required(obj, "rule"), at.key("rule")),
             source=at.source,
         )
 
@@ -165,7 +170,13 @@ class RuleIndex:
         suite = at.key("suite").str(at.required(obj, "suite"))
         res_at = at.key("resources")
         resources = res_at.obj(at.required(obj, "resources"))
-        out = res_at.each_key(resources, lambda ids, l_at: tuple(l_at.each(l_at.list(ids), _rule_id)))
+
+        def of_suite(value: Any, i_at: JsonAt) -> str:
+            rid = _rule_id(value, i_at)
+            i_at.check(rid.startswith(f"{suite}."), f"{rid!r} is not a rule id of suite {suite}")
+            return rid
+
+        out = res_at.each_key(resources, lambda ids, l_at: tuple(l_at.each(l_at.list(ids), of_suite)))
         return cls(suite, out, at.source)
 
     def to_json(self) -> dict[str, Any]:

@@ -71,7 +71,8 @@ class Singleton(Entry):
     quality: int
     conditions: tuple[Condition, ...]
     functions: tuple[Function, ...]
-    where: str
+    where: str  # "<table>: <json path>", for runtime errors
+    path: str = ""  # the entry's JSON path in its table (``pools[0].entries[1]``)
 
     def expand(self, run: Run, out: list[Candidate]) -> bool:
         if not all_pass(self.conditions, run):
@@ -170,6 +171,7 @@ def parse_entry(value: Any, at: JsonAt, item_tags: ItemTags = None) -> Entry:
         conditions,
         parse_functions(obj, at, item_tags),
         at.here,
+        at.path,
     )
 
 
