@@ -55,6 +55,7 @@ __all__ = [
     "dig_categories",
     "dig_ticks",
     "finish_accepted",
+    "harvest_tools",
     "mining_constants",
     "progress_per_tick",
     "tool_speed",
@@ -164,6 +165,15 @@ def can_harvest(block: BlockInfo, item: str | None, tags: MiningTags | None = No
     if name in c["shears"]:
         return block.name in c["shears_harvests"]
     return False
+
+
+def harvest_tools(block: BlockInfo, tags: MiningTags | None = None) -> frozenset[str] | None:
+    """The items that make ``block`` drop under ``tags``; ``None`` when any item (or a hand) does."""
+    if not block.harvest_tools:
+        return None
+    c = mining_constants()
+    tools = [*c["diggers"], *c["swords"], *c["shears"]]
+    return frozenset(t for t in tools if can_harvest(block, t, tags))
 
 
 @dataclass(frozen=True)

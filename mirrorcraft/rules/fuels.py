@@ -63,3 +63,7 @@ class FuelTable:
     def is_fuel(self, item: str) -> bool:
         """Whether ``item`` can go in the fuel slot."""
         return item in self._ticks
+
+    def items(self) -> frozenset[str]:
+        """Every item that burns."""
+        return frozenset(self._ticks)

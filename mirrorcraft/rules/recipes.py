@@ -121,13 +121,15 @@ class _RecipeBase:
 
 @dataclass(frozen=True)
 class ShapedRecipe(_RecipeBase):
-    """A shaped crafting recipe with its trimmed pattern (``cells`` row-major, ``width`` x ``height``)."""
+    """A shaped crafting recipe with its trimmed pattern (``cells`` row-major, ``width`` x ``height``) and
+    its key (``(symbol, ingredient)`` pairs in symbol order: one ingredient per distinct symbol)."""
 
     width: int
     height: int
     cells: tuple[Ingredient, ...]
     result: str
     count: int
+    key: tuple[tuple[str, Ingredient], ...] = ()
 
     def matches(self, grid: Sequence[Sequence[str | None]]) -> bool:
         """Vanilla ``ShapedRecipe.matches`` over a grid (rows, row 0 on top)."""
@@ -408,5 +410,11 @@ def _shaped(
     cells = tuple(_EMPTY if c == " " else key[c] for r in pattern for c in r)
     item, count = _stack_result(obj, at)
     return ShapedRecipe(
-        **base, width=len(pattern[0]), height=len(pattern), cells=cells, result=item, count=count
+        **base,
+        width=len(pattern[0]),
+        height=len(pattern),
+        cells=cells,
+        result=item,
+        count=count,
+        key=tuple(sorted(key.items())),
     )
