@@ -209,3 +209,11 @@ def test_reachability_table_and_check_parser() -> None:
     assert args.handler is cmd_reachability and args.task == "diamond" and args.kinds == "M02"
     args = parser.parse_args(["check", "observations"])
     assert args.handler is cmd_observations and args.world == "sandbox"
+
+
+@pytest.mark.parametrize("kind", WORLD_KINDS)
+def test_economies_derived_from_the_manifests_equal_the_hand_table(kind: str) -> None:
+    """The scripted routes read their economies from the suite manifests (contracts), not a hand copy."""
+    from mirrorcraft.skills.routes import economy
+
+    assert economy(kind) == ECONOMIES[kind]
