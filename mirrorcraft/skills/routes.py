@@ -2,8 +2,8 @@
 
 Why: the reachability control (spec "Controls") must show that each task is completable within its
 action budget in every world, *through the same skills agents use*. These routes are a test harness,
-not an agent: they are allowed to know the suite (its yields are written below as :class:`Economy`,
-transcribed from the manifests in ``mirrorcraft/datapacks/manifests``), they never observe rule text at
+not an agent: they are allowed to know the suite (its yields, an :class:`Economy` read from the suite's
+manifest in ``mirrorcraft/datapacks/manifests`` by :func:`derive_economy`), they never observe rule text at
 run time, and they are never shown to agents.
 
 A route is ordinary async code against :class:`RouteRunner`: ``await r.call("mine", block=..., count=...)``
@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from mirrorcraft.contracts import TASKS, OutcomeReport, SkillCall, TaskId
@@ -135,44 +136,6 @@ class Economy:
     leather_from_cane: bool = False
 
 
-ECONOMIES: dict[str, Economy] = {
-    "vanilla": Economy(),
-    "M01": Economy(
-        planks_per_log=2, sticks_per_craft=1, raw_iron_smelts_to=("iron_nugget", 3), paper_per_cane_craft=1
-    ),
-    "M02": Economy(
-        log_drops={"planks": 4},
-        iron_ore_extra_ingot=True,
-        diamond_ore_adds={"obsidian": 1},
-        book_recipe_gives="enchanting_table",
-        leather_from_cane=True,
-    ),
-    "M03": Economy(
-        planks_per_log=6,
-        raw_iron_smelts_to=("iron_ingot", 2),
-        diamond_ore_drop=("diamond", 2),
-        diamond_ore_adds={"lapis_lazuli": 1},
-        diamond_pickaxe_recipe_gives="netherite_pickaxe",
-        cane_recipe_gives="book",
-        paper_per_cane_craft=1,
-    ),
-    "M04": Economy(
-        iron_ore_drop="raw_iron_block",
-        coal_ore_drop="coal_block",
-        diamond_ore_drop=("diamond_block", 1),
-        lapis_ore_drop="lapis_block",
-    ),  # fmt: skip
-    "M05": Economy(
-        furnace_recipe_gives="blast_furnace", iron_pickaxe_via_hoe=True, diamond_pickaxe_via_hoe=True
-    ),
-    "M06": Economy(
-        log_drops={"planks": 4, "stick": 2},
-        diamond_ore_adds={"lapis_lazuli": 1},
-        lapis_ore_adds={"obsidian": 2},
-    ),  # fmt: skip
-}
-
-
 def _bare(item: str) -> str:
     return item.removeprefix(M)
 
@@ -258,6 +221,7 @@ def derive_economy(manifest: SuiteManifest | None) -> Economy:
     return Economy(**kw)
 
 
+@cache
 def economy(kind: str) -> Economy:
     """The :class:`Economy` of world kind ``kind`` (``vanilla`` or a suite id), from its manifest.
 
@@ -308,11 +272,9 @@ class RouteRunner:
         budget: int,
         log: Callable[[int, SkillCall, OutcomeReport], None] | None = None,
     ) -> None:
-        if kind not in ECONOMIES:
-            raise ContractError(f"unknown world kind {kind!r}; expected one of {list(ECONOMIES)}")
         self.skills = skills
         self.kind = kind
-        self.eco = ECONOMIES[kind]
+        self.eco = economy(kind)
         self.budget = budget
         self.calls: list[tuple[SkillCall, OutcomeReport]] = []
         self.step = "start"
@@ -881,7 +843,6 @@ async def run_route(
 
 
 __all__ = [
-    "ECONOMIES",
     "ROUTES",
     "WORLD_KINDS",
     "Economy",
