@@ -136,9 +136,9 @@ def tool_speed(material: str | Iterable[str], item: str | None) -> float:
     name = namespaced(item)
     keys = set(material.split(";")) if isinstance(material, str) else set(material)
     best = 1.0
-    if name in c["shears"]:
+    if name in c["shear_items"]:
         best = max([best] + [c["shears_speed"][k] for k in keys if k in c["shears_speed"]])
-    elif name in c["swords"]:
+    elif name in c["sword_items"]:
         best = max([best] + [c["sword_speed"][k] for k in keys if k in c["sword_speed"]])
     elif name in c["diggers"]:
         tier, tag = c["diggers"][name]
@@ -160,9 +160,9 @@ def can_harvest(block: BlockInfo, item: str | None, tags: MiningTags | None = No
         tier, tag = c["diggers"][name]
         t = _tags(tags)
         return c["tiers"][tier]["level"] >= t.needed_level(block) and block.name in t.tag(tag)
-    if name in c["swords"]:
+    if name in c["sword_items"]:
         return block.name in c["sword_harvests"]
-    if name in c["shears"]:
+    if name in c["shear_items"]:
         return block.name in c["shears_harvests"]
     return False
 
@@ -172,7 +172,7 @@ def harvest_tools(block: BlockInfo, tags: MiningTags | None = None) -> frozenset
     if not block.harvest_tools:
         return None
     c = mining_constants()
-    tools = [*c["diggers"], *c["swords"], *c["shears"]]
+    tools = [*c["diggers"], *c["sword_items"], *c["shear_items"]]
     return frozenset(t for t in tools if can_harvest(block, t, tags))
 
 

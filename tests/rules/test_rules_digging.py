@@ -34,7 +34,7 @@ TAGS_AHEAD_OF_MINECRAFT_DATA = {"minecraft:moss_carpet": {"mineable/hoe"}}
 
 def tool_items() -> list[str]:
     c = mining_constants()
-    return [*c["diggers"], *c["swords"], *c["shears"], "minecraft:stick"]
+    return [*c["diggers"], *c["sword_items"], *c["shear_items"], "minecraft:stick"]
 
 
 def test_speed_categories_from_the_vanilla_tags_match_minecraft_data() -> None:
