@@ -271,41 +271,38 @@ def harvest_tools_of(packs: DatapackSet, block: str) -> frozenset[str]:
     return harvest_tools(gamedata.block(block), MiningTags.of(packs)) or frozenset()
 
 
+def _loot_process(packs: DatapackSet, kind: str, thing: str, folder: str, missing: str) -> Process:
+    """Mining a block or killing a mob: whatever its loot table (``<ns>:<folder>/<path>``) can drop."""
+    ns, name = thing.split(":", 1)
+    location = f"{ns}:{folder}/{name}"
+    if location not in packs.loot:
+        raise DatapackError(missing)
+    drops = _table_items(packs.loot.get(location), packs)
+    return Process(
+        kind,
+        thing,
+        (),
+        tools=harvest_tools_of(packs, thing) if kind == "mine" else frozenset(),
+        outputs=frozenset(drops),
+        chance_only=frozenset(k for k, v in drops.items() if v != _TRUE),
+        rules=packs.rule_ids("loot_tables", location),
+    )
+
+
 def world_processes(packs: DatapackSet, world: World) -> list[Process]:
-    out = []
-    for b in sorted(world.blocks):
-        ns, name = b.split(":", 1)
-        location = f"{ns}:blocks/{name}"
-        if location not in packs.loot:
-            raise DatapackError(f"no loot table for world block {b} (neither vanilla pack nor rule pack)")
-        drops = _table_items(packs.loot.get(location), packs)
-        out.append(
-            Process(
-                "mine",
-                b,
-                (),
-                tools=harvest_tools_of(packs, b),
-                outputs=frozenset(drops),
-                chance_only=frozenset(k for k, v in drops.items() if v != _TRUE),
-                rules=packs.rule_ids("loot_tables", location),
-            )
+    out = [
+        _loot_process(
+            packs,
+            "mine",
+            b,
+            "blocks",
+            f"no loot table for world block {b} (neither vanilla pack nor rule pack)",
         )
-    for m in sorted(world.mobs):
-        ns, name = m.split(":", 1)
-        location = f"{ns}:entities/{name}"
-        if location not in packs.loot:
-            raise DatapackError(f"no loot table for mob {m}")
-        drops = _table_items(packs.loot.get(location), packs)
-        out.append(
-            Process(
-                "kill",
-                m,
-                (),
-                outputs=frozenset(drops),
-                chance_only=frozenset(k for k, v in drops.items() if v != _TRUE),
-                rules=packs.rule_ids("loot_tables", location),
-            )
-        )
+        for b in sorted(world.blocks)
+    ]
+    out += [
+        _loot_process(packs, "kill", m, "entities", f"no loot table for mob {m}") for m in sorted(world.mobs)
+    ]
     enchantable = frozenset(i.name for i in gamedata.all_items() if i.enchant_categories) | mc(["book"])
     out.append(
         Process(

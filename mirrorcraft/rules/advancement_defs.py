@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mirrorcraft.rules.packs import DEFAULT_NAMESPACE, JsonAt, item_exists
+from mirrorcraft.rules.packs import DEFAULT_NAMESPACE, JsonAt
 from mirrorcraft.rules.predicates import Bounds, ItemPredicate, parse_bounds, parse_item_predicate
 
 __all__ = [
@@ -191,9 +191,7 @@ def parse_advancement(
         d_at = at.key("display")
         display = d_at.obj(obj["display"])
         icon = d_at.key("icon").obj(d_at.required(display, "icon"))
-        icon_item = d_at.key("icon").key("item").res(d_at.key("icon").required(icon, "item"))
-        if not item_exists(icon_item):
-            raise d_at.key("icon").key("item").fail(f"unknown item {icon_item!r} (1.19.2)")
+        d_at.key("icon").key("item").known(d_at.key("icon").required(icon, "item"), "item")
         d_at.required(display, "title")
         d_at.required(display, "description")
         frame = display.get("frame", "task")

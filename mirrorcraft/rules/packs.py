@@ -224,6 +224,21 @@ class JsonAt:
             raise self.fail(f"invalid resource location {text!r}")
         return f"{ns}:{path}"
 
+    def known(self, value: Any, registry: str) -> str:
+        """A resource location that names an entry of a 1.19.2 registry: ``item``, ``block``,
+        ``entity type`` or ``enchantment`` (vanilla's deserializers reject unknown ids)."""
+        name = self.res(value)
+        if not _REGISTRIES[registry](name):
+            raise self.fail(f"unknown {registry} {name!r} (1.19.2)")
+        return name
+
+    def tag_in(self, value: Any, tags: Mapping[str, frozenset[str]], kind: str = "item") -> str:
+        """A resource location that names one of the loaded ``tags`` (without ``#``)."""
+        name = self.res(value)
+        if name not in tags:
+            raise self.fail(f"unknown {kind} tag #{name}")
+        return name
+
     def vanilla_type(self, value: Any) -> str:
         """The path of a vanilla type id (loot entry, condition, function...); other namespaces are unknown."""
         ns, _, path = self.res(value).partition(":")
@@ -300,6 +315,14 @@ def entity_exists(name: str) -> bool:
 def enchantment_exists(name: str) -> bool:
     """Whether ``name`` (namespaced) is a 1.19.2 enchantment."""
     return _exists_in(gamedata.enchantment, name)
+
+
+_REGISTRIES: dict[str, Callable[[str], bool]] = {
+    "item": item_exists,
+    "block": block_exists,
+    "entity type": entity_exists,
+    "enchantment": enchantment_exists,
+}
 
 
 # --------------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mirrorcraft.rules.packs import JsonAt, enchantment_exists, item_exists
+from mirrorcraft.rules.packs import JsonAt
 
 __all__ = [
     "UNSUPPORTED_ITEM_FIELDS",
@@ -75,11 +75,7 @@ class EnchantmentPredicate:
 
 def _enchantment_predicate(value: Any, at: JsonAt) -> EnchantmentPredicate:
     obj = at.obj(value)
-    name = None
-    if "enchantment" in obj:
-        name = at.key("enchantment").res(obj["enchantment"])
-        if not enchantment_exists(name):
-            raise at.key("enchantment").fail(f"unknown enchantment {name!r} (1.19.2)")
+    name = at.key("enchantment").known(obj["enchantment"], "enchantment") if "enchantment" in obj else None
     levels = parse_bounds(obj["levels"], at.key("levels")) if "levels" in obj else None
     return EnchantmentPredicate(name, levels)
 
@@ -127,19 +123,15 @@ def parse_item_predicate(
     if "items" in obj:
         i_at = at.key("items")
         raw = obj["items"]
-
-        def item(v: Any, a: JsonAt) -> str:
-            name = a.res(v)
-            if not item_exists(name):
-                raise a.fail(f"unknown item {name!r} (1.19.2)")
-            return name
-
-        items = frozenset([item(raw, i_at)] if isinstance(raw, str) else i_at.each(i_at.list(raw), item))
+        items = frozenset(
+            [i_at.known(raw, "item")]
+            if isinstance(raw, str)
+            else i_at.each(i_at.list(raw), lambda v, a: a.known(v, "item"))
+        )
     tag = None
     if "tag" in obj:
-        tag = at.key("tag").res(obj["tag"])
-        if item_tags is not None and tag not in item_tags:
-            raise at.key("tag").fail(f"unknown item tag #{tag}")
+        t_at = at.key("tag")
+        tag = t_at.res(obj["tag"]) if item_tags is None else t_at.tag_in(obj["tag"], item_tags)
     e_at = at.key("enchantments")
     enchants = tuple(e_at.each(e_at.list(obj.get("enchantments", [])), _enchantment_predicate))
     count = parse_bounds(obj["count"], at.key("count")) if "count" in obj else None

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mirrorcraft.rules.devices import COOKING_TIMES
-from mirrorcraft.rules.packs import DEFAULT_NAMESPACE, JsonAt, item_exists
+from mirrorcraft.rules.packs import DEFAULT_NAMESPACE, JsonAt
 from mirrorcraft.rules.sidecars import parse_rule_field
 
 __all__ = [
@@ -243,10 +243,7 @@ class CraftResult:
 
 
 def _item(value: Any, at: JsonAt) -> str:
-    name = at.res(value)
-    if not item_exists(name):
-        raise at.fail(f"unknown item {name!r} (1.19.2)")
-    return name
+    return at.known(value, "item")
 
 
 def parse_ingredient(value: Any, at: JsonAt, tags: Mapping[str, frozenset[str]]) -> Ingredient:
@@ -273,10 +270,7 @@ def parse_ingredient(value: Any, at: JsonAt, tags: Mapping[str, frozenset[str]])
             raise at.key("item").fail("air is not an ingredient")
         return Ingredient(frozenset({item}), value)
     if "tag" in obj:
-        tag = at.key("tag").res(obj["tag"])
-        if tag not in tags:
-            raise at.key("tag").fail(f"unknown item tag #{tag}")
-        return Ingredient(tags[tag], value)
+        return Ingredient(tags[at.key("tag").tag_in(obj["tag"], tags)], value)
     raise at.fail("an ingredient needs 'item' or 'tag'")
 
 

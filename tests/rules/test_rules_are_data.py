@@ -41,6 +41,7 @@ import re
 from pathlib import Path
 
 import pytest
+from refdata import mcdata_path
 
 import mirrorcraft
 
@@ -183,16 +184,6 @@ SERVER_PENDING: dict[str, tuple[str, ...]] = {
         "wither_rose",
     ),
 }
-
-
-def mcdata_path(node_modules: Path, version: str, key: str) -> Path:
-    """minecraft-data's file for ``key`` in ``version`` (resolved through ``dataPaths.json``).
-
-    Kept local so this file stands alone (shared paths live in tests/refdata.py).
-    """
-    base = node_modules / "minecraft-data" / "minecraft-data" / "data"
-    folder = json.loads((base / "dataPaths.json").read_text())["pc"][version][key]
-    return base / folder / f"{key}.json"
 
 
 @pytest.fixture(scope="module")

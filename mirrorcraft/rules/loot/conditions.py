@@ -21,7 +21,7 @@ from mirrorcraft.rules.loot.predicates import (
     parse_entity_predicate,
     parse_state_predicate,
 )
-from mirrorcraft.rules.packs import JsonAt, block_exists, enchantment_exists
+from mirrorcraft.rules.packs import JsonAt
 from mirrorcraft.rules.predicates import ItemPredicate, parse_item_predicate
 
 __all__ = [
@@ -177,13 +177,6 @@ class LocationCheck(Condition):
         return all(m.matches(block.state) for m in self.state)
 
 
-def _block(value: Any, at: JsonAt) -> str:
-    name = at.res(value)
-    if not block_exists(name):
-        raise at.fail(f"unknown block {name!r} (1.19.2)")
-    return name
-
-
 def _location_check(obj: dict[str, Any], at: JsonAt) -> LocationCheck:
     offset = tuple(at.key(k).int(obj.get(k, 0)) for k in ("offsetX", "offsetY", "offsetZ"))
     p_at = at.key("predicate")
@@ -200,17 +193,14 @@ def _location_check(obj: dict[str, Any], at: JsonAt) -> LocationCheck:
             raise b_at.key(name).fail(f"block predicate field {name!r} is not supported by this interpreter")
     blocks = None
     if "blocks" in block:
-        blocks = frozenset(b_at.key("blocks").each(b_at.key("blocks").list(block["blocks"]), _block))
+        blocks = frozenset(
+            b_at.key("blocks").each(
+                b_at.key("blocks").list(block["blocks"]), lambda v, a: a.known(v, "block")
+            )
+        )
     tag = b_at.key("tag").res(block["tag"]) if "tag" in block else None
     state = parse_state_predicate(block.get("state", {}), b_at.key("state"))
     return LocationCheck((offset[0], offset[1], offset[2]), blocks, tag, state, at.here)
-
-
-def _enchantment(value: Any, at: JsonAt) -> str:
-    name = at.res(value)
-    if not enchantment_exists(name):
-        raise at.fail(f"unknown enchantment {name!r} (1.19.2)")
-    return name
 
 
 def parse_condition(value: Any, at: JsonAt, item_tags: ItemTags = None) -> Condition:
@@ -243,14 +233,14 @@ def parse_condition(value: Any, at: JsonAt, item_tags: ItemTags = None) -> Condi
         if not chances:
             raise c_at.fail("table_bonus needs at least one chance")
         return TableBonus(
-            _enchantment(at.field(obj, "enchantment"), at.key("enchantment")),
+            at.key("enchantment").known(at.field(obj, "enchantment"), "enchantment"),
             tuple(c_at.idx(i).num(c) for i, c in enumerate(chances)),
         )
     if kind == "match_tool":
         return MatchTool(parse_item_predicate(obj.get("predicate", {}), at.key("predicate"), item_tags))
     if kind == "block_state_property":
         return BlockStateProperty(
-            _block(at.field(obj, "block"), at.key("block")),
+            at.key("block").known(at.field(obj, "block"), "block"),
             parse_state_predicate(obj.get("properties", {}), at.key("properties")),
         )
     if kind == "entity_properties":

@@ -20,7 +20,7 @@ from mirrorcraft.rules.loot.conditions import Condition, ItemTags, all_pass, par
 from mirrorcraft.rules.loot.context import Emit, Run
 from mirrorcraft.rules.loot.functions import Function, apply_all, parse_functions
 from mirrorcraft.rules.loot.numbers import Number, parse_number
-from mirrorcraft.rules.packs import JsonAt, item_exists
+from mirrorcraft.rules.packs import JsonAt
 from mirrorcraft.rules.stack import Stack
 
 __all__ = [
@@ -154,11 +154,15 @@ def parse_entry(value: Any, at: JsonAt, item_tags: ItemTags = None) -> Entry:
         return Composite(kind, tuple(children), conditions)
     if kind not in SINGLETON_KINDS:
         raise at.key("type").fail(f"unsupported entry type {obj['type']!r}")
-    name = at.key("name").res(at.field(obj, "name")) if kind != "empty" else None
-    if kind == "item" and name is not None and not item_exists(name):
-        raise at.key("name").fail(f"unknown item {name!r} (1.19.2)")
-    if kind == "tag" and item_tags is not None and name not in item_tags:
-        raise at.key("name").fail(f"unknown item tag #{name}")
+    name = None
+    if kind != "empty":
+        n_at, raw = at.key("name"), at.field(obj, "name")
+        if kind == "item":
+            name = n_at.known(raw, "item")
+        elif kind == "tag" and item_tags is not None:
+            name = n_at.tag_in(raw, item_tags)
+        else:
+            name = n_at.res(raw)
     expand_tag = False
     if kind == "tag":
         expand_tag = at.key("expand").bool(at.field(obj, "expand"))

@@ -18,7 +18,7 @@ from mirrorcraft.errors import ContractError
 from mirrorcraft.rules.loot.conditions import Condition, ItemTags, all_pass, parse_conditions
 from mirrorcraft.rules.loot.context import Run, java_round
 from mirrorcraft.rules.loot.numbers import Constant, Number, parse_number
-from mirrorcraft.rules.packs import JsonAt, enchantment_exists
+from mirrorcraft.rules.packs import JsonAt
 from mirrorcraft.rules.stack import Stack
 
 __all__ = [
@@ -153,13 +153,6 @@ class NoOp(Function):
         return stack  # see NO_OP_FUNCTIONS: NBT/name data is not modelled
 
 
-def _enchantment(value: Any, at: JsonAt) -> str:
-    name = at.res(value)
-    if not enchantment_exists(name):
-        raise at.fail(f"unknown enchantment {name!r} (1.19.2)")
-    return name
-
-
 def parse_function(value: Any, at: JsonAt, item_tags: ItemTags = None) -> Function:
     """Read one item function.
 
@@ -189,7 +182,7 @@ def parse_function(value: Any, at: JsonAt, item_tags: ItemTags = None) -> Functi
             raise at.key("formula").fail(f"unknown apply_bonus formula {obj['formula']!r}")
         return ApplyBonus(
             conditions,
-            _enchantment(at.field(obj, "enchantment"), at.key("enchantment")),
+            at.key("enchantment").known(at.field(obj, "enchantment"), "enchantment"),
             formula,
             multiplier,
             extra,

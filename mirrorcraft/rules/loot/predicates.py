@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mirrorcraft.rules.loot.context import EntityView
-from mirrorcraft.rules.packs import JsonAt, entity_exists
+from mirrorcraft.rules.packs import JsonAt
 
 __all__ = ["EntityPredicate", "StateMatcher", "parse_entity_predicate", "parse_state_predicate"]
 
@@ -48,9 +48,7 @@ def parse_entity_predicate(value: Any, at: JsonAt) -> EntityPredicate:
         text = at.key("type").str(obj["type"])
         if text.startswith("#"):
             raise at.key("type").fail("entity type tags are not supported by this interpreter")
-        etype = at.key("type").res(text)
-        if not entity_exists(etype):
-            raise at.key("type").fail(f"unknown entity type {etype!r} (1.19.2)")
+        etype = at.key("type").known(text, "entity type")
     flags: list[tuple[str, bool]] = []
     f_at = at.key("flags")
     for name, wanted in f_at.obj(obj.get("flags", {})).items():
