@@ -51,7 +51,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from mirrorcraft import gamedata
 from mirrorcraft.contracts.rules import (
     BlockDropAddRule,
     BlockDropReplaceRule,
@@ -64,12 +63,14 @@ from mirrorcraft.contracts.rules import (
     RecipeResultRule,
     SuiteManifest,
 )
-from mirrorcraft.errors import DatapackError, GameDataError
+from mirrorcraft.errors import DatapackError
 from mirrorcraft.rules.devices import COOKING_TIMES, YIELD_DEVICES
 from mirrorcraft.rules.packs import (
     MIRROR_NAMESPACE,
     PACK_FORMAT,
     JsonAt,
+    block_exists,
+    entity_exists,
     item_exists,
     load_json_bytes,
     resource_location,
@@ -341,15 +342,7 @@ class _Pack:
 
     # -- loot ----------------------------------------------------------------------------------------
     def block_drops(self, rule_id: str, block: str, drops: list[Drop], replace: bool) -> None:
-        ns, name = _split(block)
-        where = f"rule {rule_id}: block {block}"
-        try:
-            gamedata.block(block)
-        except GameDataError as err:
-            raise DatapackError(f"{where}: unknown block") from err
-        for d in drops:
-            _item_exists(d.item, where)
-        path = f"data/{ns}/loot_tables/blocks/{name}.json"
+        path = self._loot_override(rule_id, block, "blocks", drops)
         table = self.get_or_vanilla(path)
         if replace:
             for pool in table.get("pools", []):
@@ -358,20 +351,24 @@ class _Pack:
         self.tag(path, rule_id)
 
     def entity_loot(self, rule_id: str, entity: str, drops: list[Drop], replace: bool) -> None:
-        ns, name = _split(entity)
-        where = f"rule {rule_id}: entity {entity}"
-        try:
-            gamedata.entity(entity)
-        except GameDataError as err:
-            raise DatapackError(f"{where}: unknown entity type") from err
-        for d in drops:
-            _item_exists(d.item, where)
-        path = f"data/{ns}/loot_tables/entities/{name}.json"
+        path = self._loot_override(rule_id, entity, "entities", drops)
         table = self.get_or_vanilla(path)
         if replace:
             table["pools"] = []
         table.setdefault("pools", []).extend(_drop_pool(d, block=False, not_silk=False) for d in drops)
         self.tag(path, rule_id)
+
+    @staticmethod
+    def _loot_override(rule_id: str, thing: str, folder: str, drops: list[Drop]) -> str:
+        """The loot-table path of a block (``blocks``) or mob (``entities``), after checking the ids exist."""
+        what, exists = ("block", block_exists) if folder == "blocks" else ("entity", entity_exists)
+        where = f"rule {rule_id}: {what} {thing}"
+        if not exists(thing):
+            raise DatapackError(f"{where}: unknown {'block' if what == 'block' else 'entity type'}")
+        for d in drops:
+            _item_exists(d.item, where)
+        ns, name = _split(thing)
+        return f"data/{ns}/loot_tables/{folder}/{name}.json"
 
     # -- vanilla-server yield functions --------------------------------------------------------------
     def yield_functions(self) -> None:
