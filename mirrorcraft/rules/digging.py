@@ -13,8 +13,8 @@ help); + ``efficiency² + 1`` if ``speed > 1``; × ``1 + 0.2 (haste level)``; ×
 ``speed / hardness / 30`` when the block drops with the held item, else ``/ 100``; hardness 0 breaks
 instantly, unbreakable blocks (hardness ``None``) never break. The break takes ``ceil(1 / progress)``
 ticks, computed in double precision as Mineflayer and the wiki do. (Vanilla's client adds the float32
-progress tick by tick, which for some blocks needs one tick more, e.g. stone by hand 151 instead of 150;
-the server's 70 % acceptance window accepts both.)
+progress tick by tick, which differs by a tick for some blocks: stone by hand 151 instead of 150, a dragon
+egg by hand 90 instead of 91; the server's 70 % acceptance window accepts all of them.)
 
 What is data and from where (``data/mining.json``, cited):
 
