@@ -36,10 +36,11 @@ from mirrorcraft.contracts import (
 from mirrorcraft.contracts.skills import BlockTally
 from mirrorcraft.errors import ContractError, GameDataError, ProtocolError
 from mirrorcraft.gamedata import block_of_state, item, state_tables
-from mirrorcraft.mcproto_body.digging import FACES, dig_ticks, tool_speed
+from mirrorcraft.mcproto_body.digging import FACES, dig_ticks
 from mirrorcraft.mcproto_body.entities import CollectEvent
 from mirrorcraft.mcproto_body.world import UNLOADED
 from mirrorcraft.pathing import Goal, PathFollower, PathGrid, valid
+from mirrorcraft.rules.digging import tool_speed
 
 #: Extra seconds of game time past a call's limit before the hard guard cancels it (the skill's own
 #: deadline checks normally stop it first; the guard only catches a wait that does not look at the clock).
@@ -409,7 +410,7 @@ class SkillContext:
         for name in sorted(carried):
             if info.harvest_tools is not None and name not in info.harvest_tools:
                 continue
-            speed = tool_speed(name, info.material)
+            speed = tool_speed(info.material, name)
             if speed > best[0]:
                 best = (speed, name)
         if best[1] is not None:

@@ -1,0 +1,78 @@
+"""Block mechanics as cited data: friction, which blocks are fluids, which open on use, what a placement
+may replace, and wall variants.
+
+Why here: these are facts of the game's code (``Blocks.java``, ``Block.use``, ``Material``), not of any
+datapack, and both the body (its physics and placing) and the server (placement) need them. Naming blocks in
+engine code is what the rules-as-data guard forbids, so the names live in ``data/blocks.json`` with their
+source, and the engine asks these functions. Block names are namespaced (``minecraft:ice``); bare names are
+accepted.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from mirrorcraft.rules.packs import namespaced
+
+__all__ = [
+    "LAVA",
+    "NO_FLUID",
+    "WATER",
+    "block_constants",
+    "fluid_of",
+    "opens_on_use",
+    "replaceable",
+    "slipperiness",
+    "wall_variant",
+]
+
+
+#: Fluid codes of :func:`fluid_of` (the body's per-state fluid table uses the same numbers).
+NO_FLUID, WATER, LAVA = 0, 1, 2
+
+
+@cache
+def block_constants() -> dict[str, Any]:
+    """The hand-authored table of ``data/blocks.json``."""
+    return json.loads(resources.files("mirrorcraft.rules").joinpath("data/blocks.json").read_text())
+
+
+def slipperiness(block: str) -> float:
+    """The friction of ``block`` (``Block.Properties.friction``): 0.6 unless it is ice or slime."""
+    c = block_constants()
+    return float(c["slipperiness"].get(namespaced(block), c["default_slipperiness"]))
+
+
+def fluid_of(block: str) -> int:
+    """:data:`WATER` or :data:`LAVA` when every state of ``block`` holds that fluid, else :data:`NO_FLUID`
+    (waterlogged states are a property of the state, not of the block)."""
+    c = block_constants()
+    name = namespaced(block)
+    if name in c["water_blocks"]:
+        return WATER
+    if name in c["lava_blocks"]:
+        return LAVA
+    return NO_FLUID
+
+
+@cache
+def _use_suffixes() -> tuple[str, ...]:
+    return tuple(block_constants()["opens_on_use_suffixes"])
+
+
+def opens_on_use(block: str | None) -> bool:
+    """Whether right-clicking ``block`` does something other than placing against it (vanilla ``Block.use``)."""
+    return block is not None and namespaced(block).partition(":")[2].endswith(_use_suffixes())
+
+
+def replaceable(block: str) -> bool:
+    """Whether a placement may replace ``block`` (``Material.replaceable``)."""
+    return namespaced(block) in block_constants()["replaceable"]
+
+
+def wall_variant(block: str) -> str | None:
+    """The wall block a standing ``block`` becomes when placed against a side (torches), else ``None``."""
+    return block_constants()["wall_variants"].get(namespaced(block))
