@@ -11,6 +11,6 @@ and imports only ``gamedata``, ``contracts`` and ``errors``.
 Modules (docs/rules.md has the table): ``packs`` (the one pack reader and JSON locator), ``tags``,
 ``sidecars`` (one schema per Mirror sidecar), ``predicates``, ``recipes``, ``advancement_defs``, ``loot``
 (a package), ``datapacks`` (``DatapackSet``), ``recipe_book``, ``fuels``, ``devices``, ``cooking``,
-``enchanting``, ``advancements``, ``digging``, ``experience``, ``combat``, ``blocks``, ``stack``,
-``oracle``.
+``enchanting``, ``advancements``, ``digging``, ``experience``, ``combat``, ``blocks``, ``items``,
+``spawning``, ``stack``, ``oracle``.
 """

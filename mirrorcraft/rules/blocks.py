@@ -1,5 +1,5 @@
-"""Block mechanics as cited data: friction, which blocks are fluids, which open on use, what a placement
-may replace, and wall variants.
+"""Block mechanics as cited data: friction, which blocks are fluids, which open on use (and which menu),
+what a placement may replace, wall variants and the chests' block-entity types.
 
 Why here: these are facts of the game's code (``Blocks.java``, ``Block.use``, ``Material``), not of any
 datapack, and both the body (its physics and placing) and the server (placement) need them. Naming blocks in
@@ -22,7 +22,10 @@ __all__ = [
     "NO_FLUID",
     "WATER",
     "block_constants",
+    "block_entity_type",
     "fluid_of",
+    "liquid_of",
+    "menu_blocks",
     "opens_on_use",
     "replaceable",
     "slipperiness",
@@ -30,7 +33,8 @@ __all__ = [
 ]
 
 
-#: Fluid codes of :func:`fluid_of` (the body's per-state fluid table uses the same numbers).
+#: Fluid codes of :func:`fluid_of` and :func:`liquid_of` (the body's per-state fluid table uses the same
+#: numbers).
 NO_FLUID, WATER, LAVA = 0, 1, 2
 
 
@@ -56,6 +60,25 @@ def fluid_of(block: str) -> int:
     if name in c["lava_blocks"]:
         return LAVA
     return NO_FLUID
+
+
+def liquid_of(block: str) -> int:
+    """:data:`WATER` or :data:`LAVA` when ``block`` is that fluid's own block (``LiquidBlock``), else
+    :data:`NO_FLUID`: narrower than :func:`fluid_of`, which also counts the plants and bubble columns."""
+    return int(block_constants()["liquid_blocks"].get(namespaced(block), NO_FLUID))
+
+
+@cache
+def menu_blocks(menu: str) -> frozenset[str]:
+    """The blocks (namespaced) whose use opens menu ``menu`` (a menu registry name: ``crafting``,
+    ``enchantment``, ``generic_9x3``); empty for a menu no block table lists (cooking devices are
+    :mod:`mirrorcraft.rules.devices`')."""
+    return frozenset(block_constants()["menu_blocks"].get(menu, ()))
+
+
+def block_entity_type(block: str) -> str | None:
+    """The block-entity type id a chest block carries (``BlockEntityType``), else ``None``."""
+    return block_constants()["block_entity_types"].get(namespaced(block))
 
 
 @cache

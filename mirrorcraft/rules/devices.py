@@ -1,4 +1,5 @@
-"""Cooking devices as data: which recipe type each one runs, and the cooking recipes' default times.
+"""Cooking devices as data: which recipe type each one runs, the cooking recipes' default times, and what
+their fuel slot takes besides fuel.
 
 Why data: which block entity cooks which recipe type is Java code (``FurnaceBlockEntity`` runs
 ``RecipeType.SMELTING``...), not datapack data, and the device names are block ids; keeping both in the
@@ -9,11 +10,14 @@ one table and keeps ids out of engine code (the rules-as-data guard, docs/rules.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["COOKING_TIMES", "DEVICE_RECIPE_TYPES", "YIELD_DEVICES", "device_of"]
+from mirrorcraft.rules.packs import namespaced
+
+__all__ = ["COOKING_TIMES", "DEVICE_RECIPE_TYPES", "YIELD_DEVICES", "device_of", "fuel_slot_accepts"]
 
 
 @cache
@@ -34,3 +38,9 @@ COOKING_TIMES: dict[str, int] = {k: int(v) for k, v in _data()["default_cooking_
 def device_of(recipe_type: str) -> str | None:
     """The device that runs ``recipe_type`` (namespaced), or ``None`` (campfire cooking has none here)."""
     return next((d for d, t in DEVICE_RECIPE_TYPES.items() if t == recipe_type), None)
+
+
+def fuel_slot_accepts(item: str, is_fuel: Callable[[str], bool]) -> bool:
+    """Whether a cooking device's fuel slot takes ``item`` (vanilla ``FurnaceFuelSlot.mayPlace``): a fuel
+    (``is_fuel``, the world's :class:`~mirrorcraft.rules.fuels.FuelTable`) or an empty bucket."""
+    return is_fuel(item) or namespaced(item) in _data()["fuel_slot_extra_items"]
