@@ -1,7 +1,7 @@
 """Crafting: the crafting table's window and the player's 2x2 grid, with results from the world's recipes.
 
 Vanilla behaviour followed (``CraftingMenu``, ``InventoryMenu``, ``ResultSlot.onTake``): the result slot
-shows the recipe book's match for the grid (:class:`~mirrorcraft.rules.recipes.RecipeBook` of the world's
+shows the recipe book's match for the grid (:class:`~mirrorcraft.rules.recipe_book.RecipeBook` of the world's
 packs, through the :class:`~mirrorcraft.rules.oracle.OutcomeOracle`, so every take is published with its
 vanilla outcome as a ``craft`` outcome); taking it consumes one of each grid item and leaves the recipe's
 remainders (a bucket...), in the grid when its slot emptied, else in the inventory; shift-click repeats the
