@@ -41,6 +41,7 @@ from mirrorcraft.contracts.rules import (
     SuiteManifest,
 )
 from mirrorcraft.contracts.skills import ItemStack, OutcomeReport, Signature, SkillCall, signature
+from mirrorcraft.rules.devices import YIELD_DEVICES
 from mirrorcraft.rules.oracle import merge_stacks, same_stacks
 from mirrorcraft.rules.packs import JsonAt
 from mirrorcraft.rules.recipes import parse_ingredient
@@ -164,7 +165,7 @@ def _vanilla_cooking() -> dict[tuple[str, str], tuple[str, int]]:
     """``(device, input item) -> (result, count)`` of vanilla smelting and blasting recipes."""
     out: dict[tuple[str, str], tuple[str, int]] = {}
     folder = gamedata.VANILLA_PACK_DIR / "data" / "minecraft" / "recipes"
-    devices = {"minecraft:smelting": "furnace", "minecraft:blasting": "blast_furnace"}
+    devices = {recipe_type: device for device, recipe_type in YIELD_DEVICES.items()}  # furnace, blast furnace
     for path in sorted(folder.glob("*.json")):
         recipe = json.loads(path.read_text(encoding="utf-8"))
         device = devices.get(recipe.get("type", ""))

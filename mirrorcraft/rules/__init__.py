@@ -12,5 +12,5 @@ Modules (docs/rules.md has the table): ``packs`` (the one pack reader and JSON l
 ``sidecars`` (one schema per Mirror sidecar), ``predicates``, ``recipes``, ``advancement_defs``, ``loot``
 (a package), ``datapacks`` (``DatapackSet``), ``recipe_book``, ``fuels``, ``devices``, ``cooking``,
 ``enchanting``, ``advancements``, ``digging``, ``experience``, ``combat``, ``blocks``, ``items``,
-``spawning``, ``stack``, ``oracle``.
+``spawning``, ``mechanics`` (the one loader of ``rules/data``), ``stack``, ``oracle``.
 """

@@ -10,11 +10,10 @@ accepted.
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from mirrorcraft.rules.mechanics import mechanics_data
 from mirrorcraft.rules.packs import namespaced
 
 __all__ = [
@@ -38,10 +37,9 @@ __all__ = [
 NO_FLUID, WATER, LAVA = 0, 1, 2
 
 
-@cache
 def block_constants() -> dict[str, Any]:
     """The hand-authored table of ``data/blocks.json``."""
-    return json.loads(resources.files("mirrorcraft.rules").joinpath("data/blocks.json").read_text())
+    return mechanics_data("blocks")
 
 
 def slipperiness(block: str) -> float:

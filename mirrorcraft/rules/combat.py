@@ -8,21 +8,18 @@ knockback and fire aspect stay with the server (they act on the entity, not on t
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
-from functools import cache
-from importlib import resources
 from typing import Any
 
+from mirrorcraft.rules.mechanics import mechanics_data
 from mirrorcraft.rules.packs import namespaced
 
 __all__ = ["attack_damage", "combat_constants"]
 
 
-@cache
 def combat_constants() -> dict[str, Any]:
     """The hand-authored table of ``data/combat.json``."""
-    return json.loads(resources.files("mirrorcraft.rules").joinpath("data/combat.json").read_text())
+    return mechanics_data("combat")
 
 
 def attack_damage(

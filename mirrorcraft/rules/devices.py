@@ -9,20 +9,17 @@ one table and keeps ids out of engine code (the rules-as-data guard, docs/rules.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from functools import cache
-from importlib import resources
 from typing import Any
 
+from mirrorcraft.rules.mechanics import mechanics_data
 from mirrorcraft.rules.packs import namespaced
 
 __all__ = ["COOKING_TIMES", "DEVICE_RECIPE_TYPES", "YIELD_DEVICES", "device_of", "fuel_slot_accepts"]
 
 
-@cache
 def _data() -> dict[str, Any]:
-    return json.loads(resources.files("mirrorcraft.rules").joinpath("data/cooking.json").read_text())
+    return mechanics_data("cooking")
 
 
 #: Device name (its block id's path: ``furnace``...) → the namespaced recipe type it runs.

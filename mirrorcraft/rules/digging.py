@@ -36,15 +36,14 @@ keys, so :func:`tool_speed` also accepts a ``BlockInfo.material`` string (``leav
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from mirrorcraft.gamedata.blocks import BlockInfo
+from mirrorcraft.rules.mechanics import mechanics_data
 from mirrorcraft.rules.packs import namespaced
 from mirrorcraft.rules.tags import vanilla_tags
 
@@ -62,10 +61,9 @@ __all__ = [
 ]
 
 
-@cache
 def mining_constants() -> dict[str, Any]:
     """The hand-authored constants of ``data/mining.json``."""
-    return json.loads(resources.files("mirrorcraft.rules").joinpath("data/mining.json").read_text())
+    return mechanics_data("mining")
 
 
 class MiningTags:

@@ -8,19 +8,17 @@ fuel table's tag entries are resolved with the loaded packs' item tags, so a pac
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from mirrorcraft.rules.datapacks import DatapackSet
+from mirrorcraft.rules.mechanics import mechanics_data
 
 __all__ = ["FuelTable", "crafting_remainder"]
 
 
-@cache
 def _fuel_data() -> dict[str, Any]:
-    return json.loads(resources.files("mirrorcraft.rules").joinpath("data/fuels.json").read_text())
+    return mechanics_data("fuels")
 
 
 @cache

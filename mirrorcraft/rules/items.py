@@ -11,11 +11,9 @@ names are accepted.
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
 from typing import Any
 
+from mirrorcraft.rules.mechanics import mechanics_data
 from mirrorcraft.rules.packs import namespaced
 
 __all__ = [
@@ -29,10 +27,9 @@ __all__ = [
 ]
 
 
-@cache
 def item_constants() -> dict[str, Any]:
     """The hand-authored table of ``data/items.json``."""
-    return json.loads(resources.files("mirrorcraft.rules").joinpath("data/items.json").read_text())
+    return mechanics_data("items")
 
 
 #: The armor slots of :func:`fits_equipment_slot` (vanilla ``EquipmentSlot`` names), head to feet, the order

@@ -10,11 +10,10 @@ spawning feature asks these functions instead of naming blocks.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import cache
-from importlib import resources
 from typing import Any
+
+from mirrorcraft.rules.mechanics import mechanics_data
 
 __all__ = [
     "dangerous_blocks",
@@ -25,10 +24,9 @@ __all__ = [
 ]
 
 
-@cache
 def spawning_constants() -> dict[str, Any]:
     """The hand-authored table of ``data/spawning.json``."""
-    return json.loads(resources.files("mirrorcraft.rules").joinpath("data/spawning.json").read_text())
+    return mechanics_data("spawning")
 
 
 def spawnable_on(block_tags: Mapping[str, frozenset[str]]) -> frozenset[str]:
