@@ -51,7 +51,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from mirrorcraft import gamedata
 from mirrorcraft.contracts.rules import (
     BlockDropAddRule,
     BlockDropReplaceRule,
@@ -64,7 +63,22 @@ from mirrorcraft.contracts.rules import (
     RecipeResultRule,
     SuiteManifest,
 )
-from mirrorcraft.errors import DatapackError, GameDataError
+from mirrorcraft.errors import DatapackError
+from mirrorcraft.rules.devices import COOKING_TIMES, YIELD_DEVICES
+from mirrorcraft.rules.packs import (
+    MIRROR_NAMESPACE,
+    PACK_FORMAT,
+    JsonAt,
+    block_exists,
+    entity_exists,
+    item_exists,
+    load_json_bytes,
+    resource_location,
+    vanilla_pack,
+)
+from mirrorcraft.rules.recipes import parse_ingredient
+from mirrorcraft.rules.sidecars import INDEX_PATH, RULE_FIELD, YIELD_FOLDER, CookingYield, RuleIndex
+from mirrorcraft.rules.tags import vanilla_tags
 
 __all__ = [
     "COOKING_DEFAULTS",
@@ -77,28 +91,24 @@ __all__ = [
     "build_suite_files",
     "compile_suite",
     "dump_json",
-    "read_pack_files",
-    "resource_location",
+    "ingredient_items",
     "rule_cards",
     "zip_files",
 ]
 
-#: pack_format of Java 1.19-1.19.3 data packs.
-PACK_FORMAT = 10
 #: The same neutral description for every suite: it must not reveal the rules.
 PACK_DESCRIPTION = "mirrorcraft rule pack"
 #: File name of the rule pack inside a Mirror world's ``datapacks/`` (the same for every suite, so the six
 #: Mirror copies' ``level.dat`` files are identical).
 RULE_PACK_FILENAME = "mirrorcraft_rules.zip"
-#: The unknown-but-tolerated field recipes and loot tables carry with their rule id(s).
-RULE_FIELD = "mirrorcraft:rule"
 #: Our own namespace (extra recipes, sidecars, functions).
-NAMESPACE = "mirrorcraft"
-#: Device → vanilla recipe type.
-DEVICE_RECIPE_TYPE = {"furnace": "minecraft:smelting", "blast_furnace": "minecraft:blasting"}
-#: (experience, cookingtime) for a cooking recipe that has no vanilla recipe to copy them from: vanilla's
-#: defaults for the two serializers (``SimpleCookingSerializer``: 200 ticks smelting, 100 blasting).
-COOKING_DEFAULTS = {"furnace": (0.1, 200), "blast_furnace": (0.1, 100)}
+NAMESPACE = MIRROR_NAMESPACE
+#: Device → vanilla recipe type, for the devices a cooking-yield sidecar may name (``rules/data/cooking.json``).
+DEVICE_RECIPE_TYPE = dict(YIELD_DEVICES)
+#: (experience, cookingtime) for a cooking recipe that has no vanilla recipe to copy them from: 0.1 experience
+#: (the compiler's choice) and vanilla's default cooking time of the serializer (``SimpleCookingSerializer``:
+#: 200 ticks smelting, 100 blasting).
+COOKING_DEFAULTS = {device: (0.1, COOKING_TIMES[rtype]) for device, rtype in DEVICE_RECIPE_TYPE.items()}
 
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 _SILK_TOUCH: dict[str, Any] = {
@@ -129,79 +139,26 @@ def _bare(rid: str) -> str:
     return _split(rid)[1]
 
 
-def resource_location(pack_path: str) -> str:
-    """``data/<ns>/<kind>/<path>.<ext>`` → the index key ``<ns>:<kind>/<path>``.
-
-    ``<kind>`` is the resource folder (``recipes``, ``loot_tables``, ``functions``, ``tags/functions``,
-    ``cooking_yields``...), e.g. ``data/minecraft/loot_tables/blocks/oak_log.json`` →
-    ``minecraft:loot_tables/blocks/oak_log``.
-
-    Raises:
-        DatapackError: not a path under ``data/<ns>/``.
-    """
-    parts = pack_path.split("/")
-    if len(parts) < 4 or parts[0] != "data":
-        raise DatapackError(f"{pack_path}: not a resource path (expected data/<namespace>/<kind>/...)")
-    rest = "/".join(parts[2:])
-    stem = rest.rsplit(".", 1)[0] if "." in parts[-1] else rest
-    return f"{parts[1]}:{stem}"
-
-
-def read_pack_files(path: str | Path) -> dict[str, bytes]:
-    """Every file of a pack (a ``.zip`` or a folder) as ``{posix path inside the pack: bytes}``.
-
-    Raises:
-        DatapackError: the path does not exist or is not a readable zip.
-    """
-    p = Path(path)
-    if p.is_dir():
-        return {f.relative_to(p).as_posix(): f.read_bytes() for f in sorted(p.rglob("*")) if f.is_file()}
-    if not p.exists():
-        raise DatapackError(f"{p}: no such pack (neither a folder nor a .zip)")
-    try:
-        with zipfile.ZipFile(p) as zf:
-            return {n: zf.read(n) for n in sorted(zf.namelist()) if not n.endswith("/")}
-    except zipfile.BadZipFile as err:
-        raise DatapackError(f"{p}: not a zip file ({err})") from err
-
-
 def _vanilla_json(rel: str) -> Any:
-    path = Path(gamedata.VANILLA_PACK_DIR) / rel
-    if not path.is_file():
+    pack = vanilla_pack()
+    if rel not in pack.files:
         raise DatapackError(f"vanilla pack has no {rel} (needed to derive the override)")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        raise DatapackError(f"{path}: not valid JSON: {err}") from err
+    return load_json_bytes(pack.files[rel], pack.source(rel))
 
 
 def _item_exists(item: str, where: str) -> None:
-    try:
-        gamedata.item(item)
-    except GameDataError as err:
-        raise DatapackError(f"{where}: unknown item {item!r}") from err
+    if not item_exists(item):
+        raise DatapackError(f"{where}: unknown item {item!r}")
 
 
 def ingredient_items(ingredient: Any, where: str) -> list[str]:
-    """The items a recipe ingredient accepts (``{"item"}``, ``{"tag"}`` or a list of those), sorted.
+    """The items a recipe ingredient accepts (``{"item"}``, ``{"tag"}`` or a list of those), sorted, with the
+    vanilla pack's item tags (the recipe parser's own :func:`~mirrorcraft.rules.recipes.parse_ingredient`).
 
     Raises:
-        DatapackError: malformed ingredient or unknown tag.
+        DatapackError: malformed ingredient, unknown item or tag.
     """
-    if isinstance(ingredient, list):
-        out: set[str] = set()
-        for i, alt in enumerate(ingredient):
-            out.update(ingredient_items(alt, f"{where}[{i}]"))
-        return sorted(out)
-    if isinstance(ingredient, dict):
-        if "item" in ingredient:
-            return [str(ingredient["item"])]
-        if "tag" in ingredient:
-            try:
-                return sorted(gamedata.tag("item", str(ingredient["tag"])))
-            except GameDataError as err:
-                raise DatapackError(f"{where}: unknown item tag {ingredient['tag']!r}") from err
-    raise DatapackError(f"{where}: not a recipe ingredient: {ingredient!r}")
+    return sorted(parse_ingredient(ingredient, JsonAt(where), vanilla_tags()["items"]).items)
 
 
 def _ingredient_of(items: Iterable[str]) -> Any:
@@ -370,29 +327,22 @@ class _Pack:
                 "cookingtime": cookingtime,
             }
         self.tag(target, rule_id)
-        sidecar_path = f"data/{NAMESPACE}/cooking_yields/{change.device}_{_bare(change.input)}.json"
-        self.json[sidecar_path] = {
-            "format": 1,
-            "device": change.device,
-            "recipe_type": rtype,
-            "recipe": resource_location(target).replace("recipes/", "", 1),
-            "input": change.input,
-            "result": {"item": change.result.item, "count": change.result.count},
-            "rule": rule_id,
-        }
+        sidecar_path = f"{YIELD_FOLDER}{change.device}_{_bare(change.input)}.json"
+        self.json[sidecar_path] = CookingYield(
+            location=resource_location(sidecar_path).replace("cooking_yields/", "", 1),
+            device=change.device,
+            recipe_type=rtype,
+            recipe=resource_location(target).replace("recipes/", "", 1),
+            input=change.input,
+            item=change.result.item,
+            count=change.result.count,
+            rule=rule_id,
+        ).to_json()
         self.tag(sidecar_path, rule_id)
 
     # -- loot ----------------------------------------------------------------------------------------
     def block_drops(self, rule_id: str, block: str, drops: list[Drop], replace: bool) -> None:
-        ns, name = _split(block)
-        where = f"rule {rule_id}: block {block}"
-        try:
-            gamedata.block(block)
-        except GameDataError as err:
-            raise DatapackError(f"{where}: unknown block") from err
-        for d in drops:
-            _item_exists(d.item, where)
-        path = f"data/{ns}/loot_tables/blocks/{name}.json"
+        path = self._loot_override(rule_id, block, "blocks", drops)
         table = self.get_or_vanilla(path)
         if replace:
             for pool in table.get("pools", []):
@@ -401,20 +351,24 @@ class _Pack:
         self.tag(path, rule_id)
 
     def entity_loot(self, rule_id: str, entity: str, drops: list[Drop], replace: bool) -> None:
-        ns, name = _split(entity)
-        where = f"rule {rule_id}: entity {entity}"
-        try:
-            gamedata.entity(entity)
-        except GameDataError as err:
-            raise DatapackError(f"{where}: unknown entity type") from err
-        for d in drops:
-            _item_exists(d.item, where)
-        path = f"data/{ns}/loot_tables/entities/{name}.json"
+        path = self._loot_override(rule_id, entity, "entities", drops)
         table = self.get_or_vanilla(path)
         if replace:
             table["pools"] = []
         table.setdefault("pools", []).extend(_drop_pool(d, block=False, not_silk=False) for d in drops)
         self.tag(path, rule_id)
+
+    @staticmethod
+    def _loot_override(rule_id: str, thing: str, folder: str, drops: list[Drop]) -> str:
+        """The loot-table path of a block (``blocks``) or mob (``entities``), after checking the ids exist."""
+        what, exists = ("block", block_exists) if folder == "blocks" else ("entity", entity_exists)
+        where = f"rule {rule_id}: {what} {thing}"
+        if not exists(thing):
+            raise DatapackError(f"{where}: unknown {'block' if what == 'block' else 'entity type'}")
+        for d in drops:
+            _item_exists(d.item, where)
+        ns, name = _split(thing)
+        return f"data/{ns}/loot_tables/{folder}/{name}.json"
 
     # -- vanilla-server yield functions --------------------------------------------------------------
     def yield_functions(self) -> None:
@@ -486,13 +440,8 @@ class _Pack:
             out[path] = dump_json(obj)
         for path, text in self.text.items():
             out[path] = text.encode("utf-8")
-        out[f"data/{NAMESPACE}/rules/index.json"] = dump_json(
-            {
-                "format": 1,
-                "suite": self.manifest.suite,
-                "resources": {k: sorted(v) for k, v in sorted(self.index.items())},
-            }
-        )
+        index = RuleIndex(self.manifest.suite, {k: tuple(v) for k, v in self.index.items()})
+        out[INDEX_PATH] = dump_json(index.to_json())
         return dict(sorted(out.items()))
 
 
@@ -508,12 +457,11 @@ _VANILLA_BY_TYPE: dict[str, list[tuple[str, dict[str, Any]]]] = {}
 def _vanilla_recipes_of_type(rtype: str) -> list[tuple[str, dict[str, Any]]]:
     """Vanilla recipes of one type as ``(pack path, json)``, sorted by path (cached)."""
     if not _VANILLA_BY_TYPE:
-        folder = Path(gamedata.VANILLA_PACK_DIR) / "data" / "minecraft" / "recipes"
-        for f in sorted(folder.glob("*.json")):
-            data = json.loads(f.read_text(encoding="utf-8"))
-            _VANILLA_BY_TYPE.setdefault(data.get("type", ""), []).append(
-                (f"data/minecraft/recipes/{f.name}", data)
-            )
+        pack = vanilla_pack()
+        for path in sorted(pack.files):
+            if path.startswith("data/minecraft/recipes/") and path.endswith(".json"):
+                data = load_json_bytes(pack.files[path], pack.source(path))
+                _VANILLA_BY_TYPE.setdefault(data.get("type", ""), []).append((path, data))
     return _VANILLA_BY_TYPE.get(rtype, [])
 
 

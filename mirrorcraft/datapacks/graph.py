@@ -4,14 +4,17 @@ Why: the spec's integrity controls require, before any evaluation, "an executabl
 under every suite", and a valid intervention must touch a dependency of at least one task and keep a
 complete route to every objective. This module answers that from the data alone: the vanilla pack
 (:data:`mirrorcraft.gamedata.VANILLA_PACK_DIR`) overlaid with the suite's *compiled* pack
-(:func:`mirrorcraft.datapacks.compiler.build_suite_files`), so what is analysed is exactly what a server
-loads, including substitutions such as M05's hoe → pickaxe smelting.
+(:func:`mirrorcraft.datapacks.compiler.build_suite_files`), loaded by the embedded server's own parser
+(:class:`~mirrorcraft.rules.datapacks.DatapackSet`), so what is analysed is exactly what a server loads,
+including substitutions such as M05's hoe → pickaxe smelting. The graph walks the parsed rule objects
+(recipes, compiled loot tables, advancement criteria), never the JSON.
 
 The graph reasons in **item sets** (no quantities): a *process* is a crafting recipe (needs one item of
 each ingredient, and a crafting table when the grid is larger than 2x2), a smelting/blasting recipe
 (input, the device, any fuel; the yield count of a ``cooking_yields`` sidecar is recorded), mining a
 block of the biome's world (the drops its loot table can give with a non-silk-touch tool; the block's
-harvest tools from :mod:`mirrorcraft.gamedata`), killing a mob (its loot), or enchanting (lapis, an
+harvest tools from the packs' ``mineable/*`` and ``needs_*_tool`` tags, :mod:`mirrorcraft.rules.digging`),
+killing a mob (its loot), or enchanting (lapis, an
 enchantable item, an enchanting table). Starting from an empty inventory, an item becomes obtainable
 when some process producing it has all inputs, its station, its tool and (for cooking) a fuel
 obtainable; the least fixpoint is the obtainable set. A milestone (the ``minecraft:story/*``
@@ -34,11 +37,9 @@ specs' surface, tree and ore-band blocks plus sugar cane, and its mobs are the s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -55,8 +56,26 @@ from mirrorcraft.contracts.rules import (
     overworld_logs,
 )
 from mirrorcraft.contracts.tasks import TASKS, TaskId
-from mirrorcraft.datapacks.compiler import DEVICE_RECIPE_TYPE, build_suite_files, ingredient_items
+from mirrorcraft.datapacks.compiler import DEVICE_RECIPE_TYPE, build_suite_files
+from mirrorcraft.datapacks.processes import (
+    ENCHANT,
+    Process,
+    World,
+    fixpoint,
+    fuels,
+    harvest_tools_of,
+    load_packs,
+    mc,
+    needs_table,
+    recipe_inputs,
+    recipe_processes,
+    world_processes,
+)
 from mirrorcraft.errors import DatapackError
+from mirrorcraft.rules.datapacks import DatapackSet
+from mirrorcraft.rules.packs import namespaced
+from mirrorcraft.rules.recipe_book import RecipeBook
+from mirrorcraft.rules.recipes import ShapedRecipe, ShapelessRecipe
 
 __all__ = [
     "ENCHANT",
@@ -75,38 +94,6 @@ __all__ = [
     "obtainable_items",
     "task_dependencies",
 ]
-
-#: Pseudo-item: "an item has been enchanted at an enchanting table".
-ENCHANT = "#action:enchant_item"
-_DEVICE_ITEM = {"furnace": "minecraft:furnace", "blast_furnace": "minecraft:blast_furnace"}
-_TYPE_DEVICE = {v: k for k, v in DEVICE_RECIPE_TYPE.items()}
-
-
-def _mc(names: Iterable[str]) -> frozenset[str]:
-    return frozenset(n if ":" in n else f"minecraft:{n}" for n in names)
-
-
-@cache
-def fuels() -> frozenset[str]:
-    """Items a furnace burns that a task route can hold (engine code, so listed here)."""
-    return _fuels()
-
-
-@cache
-def _fuels() -> frozenset[str]:
-    # Furnace fuels are engine code (AbstractFurnaceBlockEntity.getFuel), not datapack data: the subset
-    # any task route can hold.
-    base = _mc(
-        "coal charcoal coal_block stick crafting_table bookshelf wooden_pickaxe wooden_axe wooden_shovel "
-        "wooden_hoe wooden_sword lava_bucket".split()
-    )
-    return (
-        base
-        | gamedata.tag("item", "logs")
-        | gamedata.tag("item", "planks")
-        | gamedata.tag("item", "wooden_slabs")
-    )
-
 
 # --------------------------------------------------------------------------------------------------
 # The task routes (the brief's canonical routes), for relevance
@@ -133,9 +120,9 @@ def _ores(*names: str) -> list[str]:
 def _task_dependencies() -> dict[TaskId, TaskDependencies]:
     logs = overworld_logs(b.name for b in gamedata.all_blocks())
     planks = [lg.removesuffix("_log") + "_planks" for lg in logs]
-    armour = _mc(["iron_helmet", "iron_chestplate", "iron_leggings", "iron_boots"])
+    armour = mc(["iron_helmet", "iron_chestplate", "iron_leggings", "iron_boots"])
     iron = TaskDependencies(
-        recipes=_mc(
+        recipes=mc(
             ["stick", "crafting_table", "wooden_pickaxe", "stone_pickaxe", "furnace", *armour, *planks]
         ),
         cooking=frozenset({"furnace:minecraft:raw_iron"}),
@@ -144,7 +131,7 @@ def _task_dependencies() -> dict[TaskId, TaskDependencies]:
         items=frozenset(
             [*logs, *planks]
             + list(
-                _mc(
+                mc(
                     "stick crafting_table wooden_pickaxe cobblestone cobbled_deepslate stone_pickaxe coal "
                     "raw_iron furnace iron_ingot".split()
                 )
@@ -153,19 +140,19 @@ def _task_dependencies() -> dict[TaskId, TaskDependencies]:
         | armour,
     )
     diamond = TaskDependencies(
-        recipes=(iron.recipes - armour) | _mc(["iron_pickaxe"]),
+        recipes=(iron.recipes - armour) | mc(["iron_pickaxe"]),
         cooking=iron.cooking,
         blocks=iron.blocks | frozenset(_ores("diamond")),
         mobs=frozenset(),
-        items=(iron.items - armour) | _mc(["iron_pickaxe", "diamond"]),
+        items=(iron.items - armour) | mc(["iron_pickaxe", "diamond"]),
     )
     enchant = TaskDependencies(
-        recipes=diamond.recipes | _mc(["diamond_pickaxe", "paper", "book", "enchanting_table"]),
+        recipes=diamond.recipes | mc(["diamond_pickaxe", "paper", "book", "enchanting_table"]),
         cooking=diamond.cooking,
-        blocks=diamond.blocks | frozenset(_ores("lapis")) | _mc(["obsidian", "sugar_cane"]),
-        mobs=_mc(["cow"]),
+        blocks=diamond.blocks | frozenset(_ores("lapis")) | mc(["obsidian", "sugar_cane"]),
+        mobs=mc(["cow"]),
         items=diamond.items
-        | _mc("diamond_pickaxe obsidian sugar_cane paper leather book enchanting_table lapis_lazuli".split())
+        | mc("diamond_pickaxe obsidian sugar_cane paper leather book enchanting_table lapis_lazuli".split())
         | {ENCHANT},
     )
     return {TaskId.IRON_ARMOR: iron, TaskId.DIAMOND: diamond, TaskId.ENCHANTMENT: enchant}
@@ -174,21 +161,6 @@ def _task_dependencies() -> dict[TaskId, TaskDependencies]:
 def task_dependencies() -> dict[TaskId, TaskDependencies]:
     """Task → what its canonical route (the brief's Iron Armor / Diamond / Enchantment routes) touches."""
     return _task_dependencies()
-
-
-# --------------------------------------------------------------------------------------------------
-# Worlds (what can be mined/killed), from the shipped biome specs
-# --------------------------------------------------------------------------------------------------
-
-
-class World(BaseModel):
-    """The blocks and mobs a biome's worlds offer."""
-
-    model_config = ConfigDict(frozen=True)
-
-    biome: str
-    blocks: frozenset[str]
-    mobs: frozenset[str]
 
 
 @cache
@@ -213,347 +185,6 @@ def biome_worlds() -> dict[str, World]:
         mobs = frozenset(c.type for c in spec.ecology.creatures)
         out[name] = World(biome=name, blocks=frozenset(blocks), mobs=mobs)
     return out
-
-
-# --------------------------------------------------------------------------------------------------
-# Processes
-# --------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Process:
-    """One way to obtain items.
-
-    Attributes:
-        kind: ``craft``, ``cook``, ``mine``, ``kill`` or ``enchant``.
-        name: Recipe id, ``<device>:<input>``, block or mob id.
-        inputs: All needed; each a set of alternatives.
-        station: One of these must be obtainable (crafting table, furnace...), or empty.
-        tools: One of these must be obtainable (harvest tools), or empty for a bare hand.
-        outputs: Items this process can give.
-        chance_only: Outputs that only a chance/condition-dependent loot branch gives.
-        count: Yield count where known (cooking sidecars, recipe results), else 1.
-        rules: Rule ids of the resources this process comes from (from the pack's rule index).
-    """
-
-    kind: str
-    name: str
-    inputs: tuple[frozenset[str], ...]
-    station: frozenset[str] = frozenset()
-    tools: frozenset[str] = frozenset()
-    needs_fuel: bool = False
-    outputs: frozenset[str] = frozenset()
-    chance_only: frozenset[str] = frozenset()
-    count: int = 1
-    rules: tuple[str, ...] = ()
-
-    def ready(self, have: set[str], fuels: frozenset[str]) -> bool:
-        """Whether everything this process needs is in ``have``."""
-        if self.station and not (self.station & have):
-            return False
-        if self.tools and not (self.tools & have):
-            return False
-        if self.needs_fuel and not (fuels & have):
-            return False
-        return all(alt & have for alt in self.inputs)
-
-    def describe(self) -> str:
-        """One line: ``craft minecraft:stick (needs ...)``."""
-        parts = [f"{self.kind} {self.name}"]
-        if self.inputs:
-            parts.append(
-                "from "
-                + " + ".join("|".join(sorted(a)[:3]) + ("|…" if len(a) > 3 else "") for a in self.inputs)
-            )
-        if self.station:
-            parts.append("at " + "|".join(sorted(self.station)))
-        if self.tools:
-            parts.append("with " + "|".join(sorted(self.tools)[:2]) + ("|…" if len(self.tools) > 2 else ""))
-        parts.append("→ " + ", ".join(sorted(self.outputs)))
-        if self.rules:
-            parts.append(f"[{', '.join(self.rules)}]")
-        return " ".join(parts)
-
-
-class _Data:
-    """The effective pack: vanilla files overlaid with a rule pack's files."""
-
-    def __init__(self, overlay: Mapping[str, bytes]) -> None:
-        self.overlay = {k: v for k, v in overlay.items()}
-        idx_raw = self.overlay.get("data/mirrorcraft/rules/index.json")
-        self.index: dict[str, list[str]] = json.loads(idx_raw)["resources"] if idx_raw else {}
-
-    def rules_of(self, path: str) -> tuple[str, ...]:
-        from mirrorcraft.datapacks.compiler import resource_location
-
-        return tuple(self.index.get(resource_location(path), ()))
-
-    def json(self, path: str) -> Any | None:
-        if path in self.overlay:
-            return json.loads(self.overlay[path])
-        return _vanilla_file(path)
-
-    def recipe_paths(self) -> list[str]:
-        vanilla = [f"data/minecraft/recipes/{p.name}" for p in _vanilla_recipe_files()]
-        own = [p for p in self.overlay if p.split("/")[2:3] == ["recipes"] and p.endswith(".json")]
-        return sorted(set(vanilla) | set(own))
-
-    def cooking_yields(self) -> dict[str, int]:
-        out = {}
-        for p, raw in self.overlay.items():
-            if p.startswith("data/mirrorcraft/cooking_yields/"):
-                y = json.loads(raw)
-                out[y["recipe"]] = int(y["result"]["count"])
-        return out
-
-
-@cache
-def _vanilla_file_text(path: str) -> str | None:
-    f = Path(gamedata.VANILLA_PACK_DIR) / path
-    return f.read_text(encoding="utf-8") if f.is_file() else None
-
-
-def _vanilla_file(path: str) -> Any | None:
-    """A fresh parse of a vendored vanilla file (callers may not mutate a shared object)."""
-    text = _vanilla_file_text(path)
-    return None if text is None else json.loads(text)
-
-
-@cache
-def _vanilla_recipe_files() -> tuple[Path, ...]:
-    return tuple(sorted((Path(gamedata.VANILLA_PACK_DIR) / "data" / "minecraft" / "recipes").glob("*.json")))
-
-
-def _recipe_processes(data: _Data) -> list[Process]:
-    yields = data.cooking_yields()
-    out = []
-    for path in data.recipe_paths():
-        r = data.json(path)
-        rtype = r.get("type")
-        rid = f"{path.split('/')[1]}:{'/'.join(path.split('/')[3:]).removesuffix('.json')}"
-        rules = data.rules_of(path)
-        if rtype == "minecraft:crafting_shaped":
-            pattern = r["pattern"]
-            used = sorted({c for row in pattern for c in row if c != " "})
-            inputs = tuple(frozenset(ingredient_items(r["key"][c], f"{path}: key.{c}")) for c in used)
-            big = len(pattern) > 2 or max(len(row) for row in pattern) > 2
-            out.append(
-                Process(
-                    "craft",
-                    rid,
-                    inputs,
-                    _mc(["crafting_table"]) if big else frozenset(),
-                    outputs=frozenset([r["result"]["item"]]),
-                    count=int(r["result"].get("count", 1)),
-                    rules=rules,
-                )
-            )
-        elif rtype == "minecraft:crafting_shapeless":
-            inputs = tuple(
-                frozenset(ingredient_items(ing, f"{path}: ingredients[{i}]"))
-                for i, ing in enumerate(r["ingredients"])
-            )
-            big = len(inputs) > 4
-            out.append(
-                Process(
-                    "craft",
-                    rid,
-                    tuple(dict.fromkeys(inputs)),
-                    _mc(["crafting_table"]) if big else frozenset(),
-                    outputs=frozenset([r["result"]["item"]]),
-                    count=int(r["result"].get("count", 1)),
-                    rules=rules,
-                )
-            )
-        elif rtype in _TYPE_DEVICE:
-            device = _TYPE_DEVICE[rtype]
-            items = ingredient_items(r["ingredient"], f"{path}: ingredient")
-            for item in items:
-                out.append(
-                    Process(
-                        "cook",
-                        f"{device}:{item}",
-                        (frozenset([item]),),
-                        frozenset([_DEVICE_ITEM[device]]),
-                        needs_fuel=True,
-                        outputs=frozenset([r["result"]]),
-                        count=yields.get(rid, 1),
-                        rules=rules,
-                    )
-                )
-    return out
-
-
-# ---- static loot evaluation ------------------------------------------------------------------------
-_TRUE, _MAYBE, _FALSE = 2, 1, 0
-
-
-def _cond(c: dict[str, Any]) -> int:
-    kind = str(c.get("condition", "")).removeprefix("minecraft:")
-    if kind == "inverted":
-        return 2 - _cond(c["term"])
-    if kind == "alternative":
-        return max((_cond(t) for t in c.get("terms", [])), default=_FALSE)
-    if kind == "match_tool":
-        return _FALSE  # no silk touch / shears on any route
-    if kind == "survives_explosion":
-        return _TRUE  # mined, not exploded
-    return _MAYBE  # chance, block state, location, killer...: possible
-
-
-def _conds(obj: dict[str, Any]) -> int:
-    return min((_cond(c) for c in obj.get("conditions", [])), default=_TRUE)
-
-
-def _max_count(value: Any) -> float:
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, dict):
-        t = str(value.get("type", "minecraft:uniform")).removeprefix("minecraft:")
-        if t == "constant":
-            return _max_count(value.get("value", 0))
-        if t == "uniform":
-            return _max_count(value.get("max", 0))
-        if t == "binomial":
-            return _max_count(value.get("n", 0))
-    return 1.0
-
-
-def _entry_items(
-    e: dict[str, Any], data: _Data, seen: tuple[str, ...], ctx: int
-) -> tuple[dict[str, int], int]:
-    """(item → certainty ``_TRUE``/``_MAYBE`` the entry can give, condition status of the entry).
-
-    ``ctx`` is the certainty of the enclosing pool/entries: an item is certain only when every condition
-    on its way is certainly true.
-    """
-    status = _conds(e)
-    if status == _FALSE:
-        return {}, _FALSE
-    here = min(ctx, status)
-    kind = str(e.get("type", "")).removeprefix("minecraft:")
-    items: dict[str, int] = {}
-
-    def add(got: Mapping[str, int]) -> None:
-        for k, v in got.items():
-            items[k] = max(items.get(k, _FALSE), v)
-
-    if kind == "item":
-        n = 1.0
-        for f in e.get("functions", []):
-            if str(f.get("function", "")).removeprefix("minecraft:") == "set_count" and _conds(f) == _TRUE:
-                n = _max_count(f.get("count", 1)) + (n if f.get("add") else 0)
-        if n > 0:
-            add({e["name"]: here})
-    elif kind == "tag":
-        add(dict.fromkeys(gamedata.tag("item", e["name"]), here))
-    elif kind == "loot_table":
-        ref = e["name"] if ":" in e["name"] else f"minecraft:{e['name']}"
-        if ref not in seen:
-            ns, p = ref.split(":", 1)
-            add(_table_items(data.json(f"data/{ns}/loot_tables/{p}.json") or {}, data, (*seen, ref), here))
-    elif kind in ("alternatives", "group", "sequence"):
-        for child in e.get("children", []):
-            got, st = _entry_items(child, data, seen, here)
-            add(got)
-            if kind == "alternatives" and st == _TRUE:
-                break
-            if kind == "sequence" and st == _FALSE:
-                break
-    return items, status
-
-
-def _table_items(
-    table: dict[str, Any], data: _Data, seen: tuple[str, ...] = (), ctx: int = _TRUE
-) -> dict[str, int]:
-    """Item → certainty for everything a table can drop with a non-silk tool."""
-    out: dict[str, int] = {}
-    for pool in table.get("pools", []):
-        status = min(ctx, _conds(pool))
-        if status == _FALSE or _max_count(pool.get("rolls", 1)) <= 0:
-            continue
-        for e in pool.get("entries", []):
-            for k, v in _entry_items(e, data, seen, status)[0].items():
-                out[k] = max(out.get(k, _FALSE), v)
-    return out
-
-
-def _world_processes(data: _Data, world: World) -> list[Process]:
-    out = []
-    for b in sorted(world.blocks):
-        ns, name = b.split(":", 1)
-        path = f"data/{ns}/loot_tables/blocks/{name}.json"
-        table = data.json(path)
-        if table is None:
-            raise DatapackError(f"no loot table for world block {b} (neither vanilla pack nor rule pack)")
-        tools = gamedata.block(b).harvest_tools or frozenset()
-        drops = _table_items(table, data)
-        out.append(
-            Process(
-                "mine",
-                b,
-                (),
-                tools=frozenset(tools),
-                outputs=frozenset(drops),
-                chance_only=frozenset(k for k, v in drops.items() if v != _TRUE),
-                rules=data.rules_of(path),
-            )
-        )
-    for m in sorted(world.mobs):
-        ns, name = m.split(":", 1)
-        path = f"data/{ns}/loot_tables/entities/{name}.json"
-        table = data.json(path)
-        if table is None:
-            raise DatapackError(f"no loot table for mob {m}")
-        drops = _table_items(table, data)
-        out.append(
-            Process(
-                "kill",
-                m,
-                (),
-                outputs=frozenset(drops),
-                chance_only=frozenset(k for k, v in drops.items() if v != _TRUE),
-                rules=data.rules_of(path),
-            )
-        )
-    enchantable = frozenset(i.name for i in gamedata.all_items() if i.enchant_categories) | _mc(["book"])
-    out.append(
-        Process(
-            "enchant",
-            "enchanting_table",
-            (_mc(["lapis_lazuli"]), enchantable),
-            _mc(["enchanting_table"]),
-            outputs=frozenset([ENCHANT]),
-        )
-    )
-    return out
-
-
-def _fixpoint(
-    processes: list[Process], banned: frozenset[str] = frozenset()
-) -> tuple[set[str], dict[str, Process]]:
-    fuels = _fuels()
-    have: set[str] = set()
-    how: dict[str, Process] = {}
-    # Phase 1 uses only certain outputs, phase 2 adds chance-only drops (saplings, sticks from leaves), so
-    # derived routes prefer the dependable way while reachability still counts every possible drop.
-    for allow_chance in (False, True):
-        changed = True
-        while changed:
-            changed = False
-            new: dict[str, Process] = {}
-            for p in processes:
-                if p.ready(have, fuels):
-                    for o in sorted(p.outputs):
-                        if o in p.chance_only and not allow_chance:
-                            continue
-                        if o not in have and o not in banned and o not in new:
-                            new[o] = p
-            if new:
-                have |= set(new)
-                how.update(new)
-                changed = True
-    return have, how
 
 
 # --------------------------------------------------------------------------------------------------
@@ -654,20 +285,18 @@ def _milestone_ok(adv: str, have: set[str]) -> tuple[bool, list[frozenset[str]]]
 
 @cache
 def _criterion_needs(adv: str, name: str) -> tuple[frozenset[str], ...]:
-    ns, path = adv.split(":", 1)
-    data = json.loads(
-        (Path(gamedata.VANILLA_PACK_DIR) / "data" / ns / "advancements" / f"{path}.json").read_text()
-    )
-    c = data["criteria"][name]
-    if c["trigger"] == "minecraft:enchanted_item":
+    """The item sets one criterion of a vanilla milestone needs (each set: one of its items)."""
+    vanilla = DatapackSet.vanilla_only()
+    c = vanilla.advancements[adv].criteria[name]
+    if c.trigger == "enchanted_item":
         return (frozenset([ENCHANT]),)
-    if c["trigger"] != "minecraft:inventory_changed":
-        raise DatapackError(f"advancement {adv}: trigger {c['trigger']} is not evaluable statically")
+    if c.trigger != "inventory_changed":
+        raise DatapackError(f"advancement {adv}: trigger {c.trigger} is not evaluable statically")
     needs = []
-    for pred in c.get("conditions", {}).get("items", []):
-        alts = set(pred.get("items", []))
-        if "tag" in pred:
-            alts |= set(gamedata.tag("item", pred["tag"]))
+    for pred in c.items:
+        alts = set(pred.items or ())
+        if pred.tag is not None:
+            alts |= vanilla.tags["items"].get(pred.tag, frozenset())
         needs.append(frozenset(alts))
     return tuple(needs)
 
@@ -675,7 +304,7 @@ def _criterion_needs(adv: str, name: str) -> tuple[frozenset[str], ...]:
 def _route(goals: Iterable[str], how: dict[str, Process], have: set[str]) -> list[RouteStep]:
     steps: list[RouteStep] = []
     done: set[str] = set()
-    fuels = _fuels()
+    burns = fuels()
 
     def visit(item: str) -> None:
         if item in done or item not in how:
@@ -688,7 +317,7 @@ def _route(goals: Iterable[str], how: dict[str, Process], have: set[str]) -> lis
             if group:
                 visit(_pick(group & have, how))
         if p.needs_fuel:
-            visit(_pick(fuels & have, how))
+            visit(_pick(burns & have, how))
         steps.append(
             RouteStep(kind=p.kind, process=p.name, gives=item, detail=p.describe(), rules=list(p.rules))
         )
@@ -742,11 +371,7 @@ def _reach(task: TaskId, world: World, have: set[str], how: dict[str, Process]) 
 
 @cache
 def _requirements(adv: str) -> tuple[tuple[str, ...], ...]:
-    ns, path = adv.split(":", 1)
-    data = json.loads(
-        (Path(gamedata.VANILLA_PACK_DIR) / "data" / ns / "advancements" / f"{path}.json").read_text()
-    )
-    return tuple(tuple(g) for g in data["requirements"])
+    return DatapackSet.vanilla_only().advancements[adv].requirements
 
 
 def _final_items(task: TaskId) -> frozenset[str]:
@@ -773,29 +398,25 @@ class _Trigger:
     observable: bool = True
 
 
-def _rule_triggers(rule: Any, data: _Data) -> list[_Trigger]:
+def _rule_triggers(rule: Any, packs: DatapackSet) -> list[_Trigger]:
     out = []
+    vanilla = DatapackSet.vanilla_only()
     if isinstance(rule, RecipeResultRule):
         for ch in rule.changes:
-            ns, name = ch.recipe.split(":", 1)
-            vanilla = json.loads(
-                (Path(gamedata.VANILLA_PACK_DIR) / f"data/{ns}/recipes/{name}.json").read_text()
-            )
-            mirror = data.json(f"data/{ns}/recipes/{name}.json")
-            if vanilla["type"] == "minecraft:crafting_shaped":
-                used = sorted({c for row in mirror["pattern"] for c in row if c != " "})
-                inputs = tuple(frozenset(ingredient_items(mirror["key"][c], ch.recipe)) for c in used)
-                big = len(mirror["pattern"]) > 2 or max(len(r) for r in mirror["pattern"]) > 2
+            original = vanilla.recipes[ch.recipe]
+            mirror = packs.recipes[ch.recipe]
+            assert isinstance(original, ShapedRecipe | ShapelessRecipe)
+            assert isinstance(mirror, ShapedRecipe | ShapelessRecipe)
+            if isinstance(mirror, ShapedRecipe):
+                inputs = recipe_inputs(mirror)
             else:
-                inputs = tuple(frozenset(ingredient_items(i, ch.recipe)) for i in mirror["ingredients"])
-                big = len(inputs) > 4
-            vres = vanilla["result"]
-            same = vres["item"] == ch.result.item and int(vres.get("count", 1)) == ch.result.count
+                inputs = tuple(i.items for i in mirror.ingredients)
+            same = original.result == ch.result.item and original.count == ch.result.count
             out.append(
                 _Trigger(
                     f"craft {ch.recipe}",
                     inputs,
-                    _mc(["crafting_table"]) if big else frozenset(),
+                    needs_table(mirror),
                     touches={ch.recipe},
                     outputs={ch.result.item},
                     observable=not same,
@@ -807,7 +428,7 @@ def _rule_triggers(rule: Any, data: _Data) -> list[_Trigger]:
                 _Trigger(
                     f"{ch.device} {ch.input}",
                     (frozenset([ch.input]),),
-                    frozenset([_DEVICE_ITEM[ch.device]]),
+                    frozenset([namespaced(ch.device)]),
                     needs_fuel=True,
                     touches={f"{ch.device}:{ch.input}"},
                     outputs={ch.result.item},
@@ -818,11 +439,10 @@ def _rule_triggers(rule: Any, data: _Data) -> list[_Trigger]:
             )
     elif isinstance(rule, BlockDropReplaceRule | BlockDropAddRule):
         for ch in rule.changes:
-            tools = frozenset(gamedata.block(ch.block).harvest_tools or ())
             out.append(
                 _Trigger(
                     f"mine {ch.block}",
-                    tools=tools,
+                    tools=harvest_tools_of(packs, ch.block),
                     block=ch.block,
                     touches={ch.block},
                     outputs={d.item for d in ch.drops},
@@ -843,12 +463,8 @@ def _rule_triggers(rule: Any, data: _Data) -> list[_Trigger]:
 
 @cache
 def _vanilla_cook(device: str, item: str) -> str | None:
-    rtype = DEVICE_RECIPE_TYPE[device]
-    for f in _vanilla_recipe_files():
-        r = json.loads(f.read_text(encoding="utf-8"))
-        if r.get("type") == rtype and item in ingredient_items(r["ingredient"], f.name):
-            return r["result"]
-    return None
+    recipe = RecipeBook(DatapackSet.vanilla_only()).cooking_recipe(DEVICE_RECIPE_TYPE[device], item)
+    return recipe.result if recipe else None
 
 
 def _relevant(t: _Trigger, deps: TaskDependencies) -> bool:
@@ -862,7 +478,7 @@ def _feasible(t: _Trigger, have: set[str], world: World) -> bool:
     if t.mob is not None and t.mob not in world.mobs:
         return False
     p = Process("trigger", t.text, t.inputs, t.station, t.tools, t.needs_fuel)
-    return p.ready(have, _fuels())
+    return p.ready(have, fuels())
 
 
 def analyse_files(
@@ -883,10 +499,10 @@ def analyse_files(
     Returns:
         The :class:`SuiteAnalysis`; ``accepted`` is false when any task is unreachable in any biome.
     """
-    data = _Data(files)
+    packs = load_packs(files)
     worlds = biome_worlds()
     names = sorted(worlds) if biomes is None else list(biomes)
-    recipes = _recipe_processes(data)
+    recipes = recipe_processes(packs)
     reach: list[TaskReach] = []
     problems: list[str] = []
     warnings: list[str] = []
@@ -894,8 +510,8 @@ def analyse_files(
     for b in names:
         if b not in worlds:
             raise DatapackError(f"unknown biome {b!r}; shipped: {sorted(worlds)}")
-        per_world[b] = recipes + _world_processes(data, worlds[b])
-        have, how = _fixpoint(per_world[b])
+        per_world[b] = recipes + world_processes(packs, worlds[b])
+        have, how = fixpoint(per_world[b])
         for task in TaskId:
             r = _reach(task, worlds[b], have, how)
             reach.append(r)
@@ -905,9 +521,9 @@ def analyse_files(
         banned_have: dict[tuple[str, TaskId], set[str]] = {}
         for b in names:
             for task in TaskId:
-                banned_have[(b, task)] = _fixpoint(per_world[b], _final_items(task))[0]
+                banned_have[(b, task)] = fixpoint(per_world[b], _final_items(task))[0]
         for rule in manifest.rules:
-            triggers = _rule_triggers(rule, data)
+            triggers = _rule_triggers(rule, packs)
             relevant = {
                 t.value: any(_relevant(tr, task_dependencies()[t]) for tr in triggers) for t in TaskId
             }
@@ -951,8 +567,8 @@ def obtainable_items(files: Mapping[str, bytes] | None = None, biome: str = "pla
     worlds = biome_worlds()
     if biome not in worlds:
         raise DatapackError(f"unknown biome {biome!r}; shipped: {sorted(worlds)}")
-    data = _Data(files or {})
-    return _fixpoint(_recipe_processes(data) + _world_processes(data, worlds[biome]))[0]
+    packs = load_packs(files or {})
+    return fixpoint(recipe_processes(packs) + world_processes(packs, worlds[biome]))[0]
 
 
 def analyse_suite(manifest: SuiteManifest, *, biomes: Iterable[str] | None = None) -> SuiteAnalysis:

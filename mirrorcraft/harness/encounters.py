@@ -41,8 +41,11 @@ from mirrorcraft.contracts.rules import (
     SuiteManifest,
 )
 from mirrorcraft.contracts.skills import ItemStack, OutcomeReport, Signature, SkillCall, signature
-from mirrorcraft.errors import GameDataError
+from mirrorcraft.rules.devices import YIELD_DEVICES
 from mirrorcraft.rules.oracle import merge_stacks, same_stacks
+from mirrorcraft.rules.packs import JsonAt
+from mirrorcraft.rules.recipes import parse_ingredient
+from mirrorcraft.rules.tags import vanilla_tags
 
 __all__ = ["EncounterBook", "RuleOutcome", "detect_encounters", "report_outcomes"]
 
@@ -138,14 +141,10 @@ def _vanilla_recipe(recipe_id: str) -> dict[str, Any] | None:
 
 
 def _ingredient_items(ing: Any) -> set[str]:
-    if isinstance(ing, list):
-        return set().union(*(_ingredient_items(i) for i in ing)) if ing else set()
-    if "item" in ing:
-        return {ing["item"]}
-    try:
-        return set(gamedata.tag("item", ing["tag"]))
-    except GameDataError:
+    """The items a vanilla recipe ingredient accepts (the recipe parser's reader, the vanilla item tags)."""
+    if ing == []:
         return set()
+    return set(parse_ingredient(ing, JsonAt("vanilla recipe ingredient"), vanilla_tags()["items"]).items)
 
 
 def _recipe_items(recipe: dict[str, Any]) -> set[str]:
@@ -166,7 +165,7 @@ def _vanilla_cooking() -> dict[tuple[str, str], tuple[str, int]]:
     """``(device, input item) -> (result, count)`` of vanilla smelting and blasting recipes."""
     out: dict[tuple[str, str], tuple[str, int]] = {}
     folder = gamedata.VANILLA_PACK_DIR / "data" / "minecraft" / "recipes"
-    devices = {"minecraft:smelting": "furnace", "minecraft:blasting": "blast_furnace"}
+    devices = {recipe_type: device for device, recipe_type in YIELD_DEVICES.items()}  # furnace, blast furnace
     for path in sorted(folder.glob("*.json")):
         recipe = json.loads(path.read_text(encoding="utf-8"))
         device = devices.get(recipe.get("type", ""))

@@ -1,24 +1,15 @@
-"""Breaking blocks: the vanilla break-time formula and the start / finish / abort packet exchange.
+"""Breaking blocks: the start / finish / abort packet exchange, waiting as long as a vanilla client would.
 
 Why compute the time client-side: in survival the vanilla client decides when a block is broken and
 sends "finished digging"; the server accepts it only if enough time has passed for *its* formula (with
 some slack). So the body must wait as long as a vanilla client would — not less (refused), not much more
-(slow). The formula (``Player.getDestroySpeed`` + ``BlockState.getDestroyProgress`` in 1.19, documented
-on the Minecraft wiki "Breaking#Speed"):
+(slow). The formula is the server's own, :mod:`mirrorcraft.rules.digging` (Minecraft wiki "Breaking#Speed",
+checked against Mineflayer's ``digTime``); which tools speed up and harvest a block come from the vanilla
+pack's ``mineable/*`` and ``needs_*_tool`` block tags there (the body never sees a world's tags: a Mirror
+pack does not change them).
 
-* ``speed`` = tool multiplier if the tool suits the block's material (wooden 2, stone 4, iron 6,
-  diamond 8, netherite 9, golden 12; swords 1.5 on plants/gourds/leaves and 15 on cobweb; shears 15 on
-  leaves and cobweb, 5 on wool, 2 on vines), else 1;
-* Efficiency ``n`` (only when speed > 1): ``speed += n² + 1``;
-* Haste ``h``: ``× (1 + 0.2·h)``; Mining Fatigue level 1, 2, 3, 4+: ``× 0.3, 0.09, 0.0027, 0.00081``;
-* head in water without Aqua Affinity: ``/ 5``; not on the ground: ``/ 5``;
-* progress per tick = ``speed / hardness / 30`` if the held item can harvest the block (or any item
-  can), else ``/ 100``; the block breaks in ``ceil(1 / progress)`` ticks, instantly if progress ≥ 1;
-  hardness -1 (bedrock) never breaks; hardness 0 breaks instantly.
-
-Which tools harvest which block comes from minecraft-data's ``harvestTools`` (vanilla data, not the
-server's tags: the body never sees tags). Packets: ``block_dig`` status 0 start / 1 abort / 2 finish with a
-1.19 sequence number, answered by ``acknowledge_player_digging`` and ``block_change``.
+Packets: ``block_dig`` status 0 start / 1 abort / 2 finish with a 1.19 sequence number, answered by
+``acknowledge_player_digging`` and ``block_change``.
 """
 
 from __future__ import annotations
@@ -29,7 +20,7 @@ from dataclasses import dataclass
 from twisted.internet import defer, task
 
 from mirrorcraft.errors import ContractError
-from mirrorcraft.gamedata import block_of_state, item_by_id
+from mirrorcraft.gamedata import block_of_state, item_by_id, state_tables
 from mirrorcraft.mcproto_body.connection import Connection
 from mirrorcraft.mcproto_body.health import Health
 from mirrorcraft.mcproto_body.inventory import Inventory
@@ -37,34 +28,10 @@ from mirrorcraft.mcproto_body.movement import Movement
 from mirrorcraft.mcproto_body.physics import fluid_table
 from mirrorcraft.mcproto_body.world import World
 from mirrorcraft.protocol.serverbound import ArmAnimation, BlockDig
-
-TIER_SPEED = {"wooden": 2.0, "stone": 4.0, "iron": 6.0, "diamond": 8.0, "netherite": 9.0, "golden": 12.0}
-TOOL_MATERIAL = {"pickaxe": "mineable/pickaxe", "axe": "mineable/axe", "shovel": "mineable/shovel",
-                 "hoe": "mineable/hoe"}  # fmt: skip
-SWORD_SPEED = {"plant": 1.5, "gourd": 1.5, "leaves": 1.5, "vine_or_glow_lichen": 1.5, "coweb": 15.0}
-SHEARS_SPEED = {"leaves": 15.0, "coweb": 15.0, "wool": 5.0, "vine_or_glow_lichen": 2.0}
-FATIGUE = (1.0, 0.3, 0.09, 0.0027, 0.00081)
+from mirrorcraft.rules import digging as rules_digging
 
 #: Block faces (wiki.vg "Player Action"): 0 -Y, 1 +Y, 2 -Z, 3 +Z, 4 -X, 5 +X.
 FACES = ((0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1), (-1, 0, 0), (1, 0, 0))
-
-
-def tool_speed(item_name: str | None, material: str) -> float:
-    """Speed multiplier of ``item_name`` (``minecraft:`` name or None for a bare hand) on a block material."""
-    if item_name is None:
-        return 1.0
-    short = item_name.removeprefix("minecraft:")
-    materials = material.split(";")
-    best = 1.0
-    if short == "shears":
-        best = max([SHEARS_SPEED.get(m, 1.0) for m in materials])
-    elif "_" in short:
-        tier, kind = short.split("_", 1)
-        if kind == "sword":
-            best = max([SWORD_SPEED.get(m, 1.0) for m in materials])
-        elif kind in TOOL_MATERIAL and tier in TIER_SPEED and TOOL_MATERIAL[kind] in materials:
-            best = TIER_SPEED[tier]
-    return best
 
 
 def dig_ticks(
@@ -80,37 +47,27 @@ def dig_ticks(
 ) -> float:
     """Ticks (1/20 s) a survival player needs to break block state ``state``; 0 = instant, ``inf`` = never.
 
+    The body's view of :func:`mirrorcraft.rules.digging.dig_ticks` (it knows blocks by state id).
+
     Args:
         state: Global block-state id.
-        item_name: Held item (``minecraft:`` name), ``None`` for a bare hand.
+        item_name: Held item (bare or namespaced name), ``None`` for a bare hand.
         efficiency: Efficiency enchantment level of the held tool.
         haste / mining_fatigue: Effect levels (amplifier + 1; 0 = none).
         on_ground: Player standing on the ground.
         in_water: Player's eyes in water.
         aqua_affinity: Helmet with Aqua Affinity.
     """
-    info = block_of_state(state)
-    if info.hardness is None or info.hardness < 0:
-        return math.inf
-    if info.hardness == 0:
-        return 0
-    speed = tool_speed(item_name, info.material)
-    if speed > 1.0 and efficiency > 0:
-        speed += efficiency * efficiency + 1
-    if haste:
-        speed *= 1.0 + 0.2 * haste
-    if mining_fatigue:
-        speed *= FATIGUE[min(mining_fatigue, 4)]
-    if in_water and not aqua_affinity:
-        speed /= 5.0
-    if not on_ground:
-        speed /= 5.0
-    can_harvest = info.harvest_tools is None or (item_name is not None and item_name in info.harvest_tools)
-    progress = speed / info.hardness / (30.0 if can_harvest else 100.0)
-    if progress >= 1.0:
-        return 0
-    # Compare with a small tolerance: float32 hardness values (e.g. 1.5) must give vanilla's tick counts.
-    return math.ceil(1.0 / progress - 1e-9)
+    cond = rules_digging.DigConditions(
+        item=item_name,
+        efficiency=efficiency,
+        haste=haste,
+        mining_fatigue=mining_fatigue,
+        in_water=in_water,
+        aqua_affinity=aqua_affinity,
+        on_ground=on_ground,
+    )
+    return rules_digging.dig_ticks(block_of_state(state), cond)
 
 
 @dataclass
@@ -209,7 +166,7 @@ class Digger:
         name = block_of_state(state).name if state is not None else "unknown"
         if state is None:
             return DigResult(pos, name, False, None, math.inf, 0.0, "block not loaded")
-        if block_of_state(state).name in ("minecraft:air", "minecraft:cave_air", "minecraft:void_air"):
+        if state_tables().is_air[state]:
             return DigResult(pos, name, False, name, 0, 0.0, "nothing to dig (air)")
         centre = (pos[0] + 0.5, pos[1] + 0.5, pos[2] + 0.5)
         eye = self.movement.eye

@@ -31,6 +31,7 @@ from functools import cache
 import numpy as np
 
 from mirrorcraft.gamedata import all_blocks, collision_boxes
+from mirrorcraft.rules.blocks import NO_FLUID, fluid_of, slipperiness
 
 TICK = 0.05
 WIDTH = 0.6
@@ -47,9 +48,6 @@ EPS = 1e-7
 Box = tuple[float, float, float, float, float, float]
 StateLookup = Callable[[int, int, int], int | None]
 
-_SLIPPERY = {"minecraft:ice": 0.98, "minecraft:packed_ice": 0.98, "minecraft:frosted_ice": 0.98,
-             "minecraft:blue_ice": 0.989, "minecraft:slime_block": 0.8}  # fmt: skip
-
 
 @cache
 def fluid_table() -> np.ndarray:
@@ -59,17 +57,9 @@ def fluid_table() -> np.ndarray:
     out = np.zeros(len(state_tables().block_id), dtype=np.uint8)
     for b in all_blocks():
         sl = slice(b.min_state, b.max_state + 1)
-        if b.name in (
-            "minecraft:water",
-            "minecraft:bubble_column",
-            "minecraft:kelp",
-            "minecraft:kelp_plant",
-            "minecraft:seagrass",
-            "minecraft:tall_seagrass",
-        ):
-            out[sl] = 1
-        elif b.name == "minecraft:lava":
-            out[sl] = 2
+        fluid = fluid_of(b.name)  # rules/data/blocks.json: blocks that always hold water (1) or lava (2)
+        if fluid != NO_FLUID:
+            out[sl] = fluid
         elif any(p == "waterlogged" for p, _ in b.properties):
             for s in range(b.min_state, b.max_state + 1):
                 if b.state_properties(s).get("waterlogged") == "true":
@@ -80,13 +70,12 @@ def fluid_table() -> np.ndarray:
 
 @cache
 def slipperiness_table() -> np.ndarray:
-    """float32 per global state: block slipperiness (0.6 for almost everything)."""
-    from mirrorcraft.gamedata import block
-
+    """float32 per global state: block slipperiness (0.6 for almost everything; rules/data/blocks.json)."""
     out = np.full(len(fluid_table()), 0.6, dtype=np.float32)
-    for name, value in _SLIPPERY.items():
-        b = block(name)
-        out[b.min_state : b.max_state + 1] = value
+    for b in all_blocks():
+        value = slipperiness(b.name)
+        if value != 0.6:
+            out[b.min_state : b.max_state + 1] = value
     out.setflags(write=False)
     return out
 

@@ -22,22 +22,11 @@ from mirrorcraft.mcproto_body.inventory import Inventory
 from mirrorcraft.mcproto_body.movement import Movement
 from mirrorcraft.mcproto_body.world import World
 from mirrorcraft.protocol.serverbound import ArmAnimation, BlockPlace, EntityAction
+from mirrorcraft.rules.blocks import opens_on_use
 
-#: Blocks whose "use" opens a menu or toggles something (vanilla ``Block.use``): clicking one to place
-#: against it opens it instead, unless the player sneaks. Named by id suffix; fixed by the game version,
-#: no datapack changes it.
-USE_BLOCK_SUFFIXES: tuple[str, ...] = (
-    "crafting_table", "furnace", "smoker", "enchanting_table", "chest", "barrel", "anvil", "loom",
-    "cartography_table", "grindstone", "stonecutter", "smithing_table", "shulker_box", "_bed", "_door",
-    "_trapdoor", "_fence_gate", "_button", "lever", "hopper", "dispenser", "dropper", "brewing_stand",
-    "beacon", "note_block", "repeater", "comparator", "cake", "jukebox", "lectern", "bell",
-    "respawn_anchor", "daylight_detector", "crafter", "composter", "cauldron",
-)  # fmt: skip
-
-
-def opens_on_use(name: str | None) -> bool:
-    """Whether right-clicking block ``name`` does something other than placing against it."""
-    return name is not None and name.removeprefix("minecraft:").endswith(USE_BLOCK_SUFFIXES)
+# Blocks whose "use" opens a menu or toggles something (vanilla ``Block.use``): clicking one to place
+# against it opens it instead, unless the player sneaks. Fixed by the game version, no datapack changes it:
+# the list is cited data, rules/data/blocks.json (mirrorcraft.rules.blocks.opens_on_use).
 
 
 @dataclass

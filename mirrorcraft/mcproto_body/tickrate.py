@@ -5,7 +5,7 @@ Why: everything the body does "per tick" — the physics step and position packe
 per second. MirrorCraft's embedded server can run faster (``ServerConfig.tick_rate``, e.g. 100 t/s) and
 announces its rate once at join in a ``custom_payload`` (plugin message, wiki.vg "Plugin Message
 (clientbound)") on channel ``mirrorcraft:tick_rate`` whose data is the rate as ASCII decimal text such as
-``b"100.0"`` (docs/server_part2.md "Tick rate"). A body that kept 20 Hz against such a server would walk
+``b"100.0"`` (docs/server.md "Tick rate"). A body that kept 20 Hz against such a server would walk
 and dig at a fifth of the game's speed while the skills' limits run out in game ticks.
 
 A vanilla server (and flying-squid) never sends the channel: the clock then stays at vanilla's 20 t/s, so
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 #: Vanilla's game ticks per second (a client that hears no announcement assumes this).
 VANILLA_TICK_RATE = 20.0
-#: The plugin channel on which the embedded server announces its rate (docs/server_part2.md).
+#: The plugin channel on which the embedded server announces its rate (docs/server.md "Tick rate").
 TICK_RATE_CHANNEL = "mirrorcraft:tick_rate"
 #: Highest rate accepted (the embedded server's ``ServerConfig.tick_rate`` is capped at 1000 as well).
 MAX_TICK_RATE = 1000.0

@@ -1,16 +1,16 @@
-"""The embedded server's game-rules engine: interpreters over datapack JSON.
+"""The game rules: interpreters over datapack JSON, and vanilla mechanics as cited data + small functions.
 
-Datapacks are the single source of game rules (see ``docs/loot.md`` and the architecture notes): every
-module in this package *interprets* data (loot tables, recipes, smelting, advancements) and holds no item,
-block or entity id of its own, the way crafter's ``Player`` interprets ``data.yaml``. A guard test
-(``tests/server/test_rules_are_data.py``) fails if a ``minecraft:`` item/block/entity id literal appears in
-``mirrorcraft/rules/*.py``.
+Datapacks are the single source of game rules (see ``docs/rules.md`` and ``docs/loot.md``): every module in
+this package *interprets* data (loot tables, recipes, smelting, advancements, tags) and holds no item,
+block or entity id of its own, the way crafter's ``Player`` interprets ``data.yaml``; the few rules that are
+Java code (fuels, tool tiers, weapon damage, block friction...) are data files in ``rules/data`` with
+their sources. The guard ``tests/rules/test_rules_are_data.py`` fails if an id literal appears here, in the
+server or in the body. The package sits below the server, the datapack compiler, the body and the skills,
+and imports only ``gamedata``, ``contracts`` and ``errors``.
 
-Modules:
-    datapacks: loading the vanilla pack + a save's datapacks in vanilla's override order (``DatapackSet``).
-    loot: vanilla 1.19.2 loot-table interpreter (block drops, mob loot) with seeded randomness.
-    recipes: crafting-grid matching (shaped with mirroring, shapeless, tags) over the loaded recipes.
-    cooking: furnace / blast furnace / smoker as a tick-driven state machine, incl. cooking-yield sidecars.
-    enchanting: the enchanting-table offers and enchanting, seeded with a Java-compatible RNG.
-    advancements: per-player advancement progress driven by criteria triggers from the loaded packs.
+Modules (docs/rules.md has the table): ``packs`` (the one pack reader and JSON locator), ``tags``,
+``sidecars`` (one schema per Mirror sidecar), ``predicates``, ``recipes``, ``advancement_defs``, ``loot``
+(a package), ``datapacks`` (``DatapackSet``), ``recipe_book``, ``fuels``, ``devices``, ``cooking``,
+``enchanting``, ``advancements``, ``digging``, ``experience``, ``combat``, ``blocks``, ``items``,
+``spawning``, ``mechanics`` (the one loader of ``rules/data``), ``stack``, ``oracle``.
 """

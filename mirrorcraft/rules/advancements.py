@@ -1,5 +1,6 @@
-"""Advancements: loading them from the datapacks, per-player progress, criteria triggers and the tab layout
-(the ``advancements`` packet itself is built by the server: ``mirrorcraft.server.wire.advancements``).
+"""Advancements: per-player progress, criteria triggers, visibility and the tab layout (the definitions are
+parsed by :mod:`~mirrorcraft.rules.advancement_defs`; the ``advancements`` packet itself is built by the
+server: ``mirrorcraft.server.wire.advancements_packet``).
 
 Why: the benchmark's milestones *are* the story advancements (spec: "completion is verified by the
 server"), so the embedded server grants them the way vanilla 1.19.2 does, from the advancement JSON of the
@@ -30,13 +31,20 @@ load order. Partial: rewards (recipes, loot, experience, functions) are not give
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError, GameDataError
-from mirrorcraft.rules.datapacks import DatapackSet, JsonAt, item_exists
+from mirrorcraft.rules.advancement_defs import (
+    ACTIVE_TRIGGERS,
+    PASSIVE_TRIGGERS,
+    AdvancementDef,
+    Criterion,
+    ItemView,
+    parse_advancement,
+)
+from mirrorcraft.rules.datapacks import DatapackSet
 
 __all__ = [
     "ACTIVE_TRIGGERS",
@@ -49,247 +57,7 @@ __all__ = [
     "parse_advancement",
 ]
 
-_NS = "minecraft"
-#: Triggers this engine fires.
-ACTIVE_TRIGGERS = frozenset({"inventory_changed", "enchanted_item", "tick", "impossible"})
-#: The rest of vanilla 1.19.2's ``CriteriaTriggers``: parsed, never fired here.
-PASSIVE_TRIGGERS = frozenset(
-    {
-        "player_killed_entity", "entity_killed_player", "enter_block", "recipe_unlocked",
-        "player_hurt_entity", "entity_hurt_player", "filled_bucket", "brewed_potion", "construct_beacon",
-        "used_ender_eye", "summoned_entity", "bred_animals", "location", "slept_in_bed",
-        "cured_zombie_villager", "villager_trade", "item_durability_changed", "levitation",
-        "changed_dimension", "tame_animal", "placed_block", "consume_item", "effects_changed", "used_totem",
-        "nether_travel", "fishing_rod_hooked", "channeled_lightning", "shot_crossbow", "killed_by_crossbow",
-        "hero_of_the_village", "voluntary_exile", "slide_down_block", "bee_nest_destroyed", "target_hit",
-        "item_used_on_block", "player_generates_container_loot", "thrown_item_picked_up_by_entity",
-        "thrown_item_picked_up_by_player", "player_interacted_with_entity", "started_riding",
-        "lightning_strike", "using_item", "fall_from_height", "ride_entity_in_lava",
-        "kill_mob_near_sculk_catalyst", "allay_drop_item_on_block", "avoid_vibration",
-    }
-)  # fmt: skip
-_FRAMES = {"task": 0, "challenge": 1, "goal": 2}
-_UNSUPPORTED_ITEM_FIELDS = ("durability", "stored_enchantments", "potion", "nbt")
 _INVENTORY_SIZE = 41  # Inventory.getContainerSize(): 36 + 4 armour + offhand
-
-
-# --------------------------------------------------------------------------------------------------
-# Predicates
-# --------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ItemView:
-    """An item stack as predicates see it."""
-
-    item: str
-    count: int = 1
-    enchantments: Mapping[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class _Bounds:
-    low: float | None
-    high: float | None
-
-    def matches(self, value: float) -> bool:
-        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
-
-
-def _bounds(value: Any, at: JsonAt) -> _Bounds:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return _Bounds(float(value), float(value))
-    obj = at.obj(value)
-    return _Bounds(
-        at.key("min").num(obj["min"]) if "min" in obj else None,
-        at.key("max").num(obj["max"]) if "max" in obj else None,
-    )
-
-
-@dataclass(frozen=True)
-class _ItemPredicate:
-    items: frozenset[str] | None
-    tag: frozenset[str] | None
-    count: _Bounds | None
-    enchantments: tuple[tuple[str | None, _Bounds | None], ...]
-
-    def matches(self, stack: ItemView) -> bool:
-        if self.items is not None and stack.item not in self.items:
-            return False
-        if self.tag is not None and stack.item not in self.tag:
-            return False
-        if self.count is not None and not self.count.matches(stack.count):
-            return False
-        for name, levels in self.enchantments:  # EnchantmentPredicate.containedIn
-            if name is not None:
-                if name not in stack.enchantments:
-                    return False
-                if levels is not None and not levels.matches(stack.enchantments[name]):
-                    return False
-            elif levels is not None and not any(levels.matches(v) for v in stack.enchantments.values()):
-                return False
-        return True
-
-
-def _item_predicate(value: Any, at: JsonAt, tags: Mapping[str, frozenset[str]]) -> _ItemPredicate:
-    obj = at.obj(value)
-    for name in _UNSUPPORTED_ITEM_FIELDS:
-        if name in obj:
-            raise at.key(name).fail(f"item predicate field {name!r} is not supported by this engine")
-    items = None
-    if "items" in obj:
-        i_at = at.key("items")
-        items = set()
-        for i, raw in enumerate(i_at.list(obj["items"])):
-            name = i_at.idx(i).res(raw)
-            if not item_exists(name):
-                raise i_at.idx(i).fail(f"unknown item {name!r} (1.19.2)")
-            items.add(name)
-        items = frozenset(items)
-    tag = None
-    if "tag" in obj:
-        tag_id = at.key("tag").res(obj["tag"])
-        if tag_id not in tags:
-            raise at.key("tag").fail(f"unknown item tag #{tag_id}")
-        tag = tags[tag_id]
-    enchants = []
-    e_at = at.key("enchantments")
-    for i, raw in enumerate(e_at.list(obj.get("enchantments", []))):
-        one = e_at.idx(i).obj(raw)
-        name = e_at.idx(i).key("enchantment").res(one["enchantment"]) if "enchantment" in one else None
-        levels = _bounds(one["levels"], e_at.idx(i).key("levels")) if "levels" in one else None
-        enchants.append((name, levels))
-    count = _bounds(obj["count"], at.key("count")) if "count" in obj else None
-    return _ItemPredicate(items, tag, count, tuple(enchants))
-
-
-# --------------------------------------------------------------------------------------------------
-# Definitions
-# --------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Criterion:
-    """One criterion: its trigger (path of a vanilla trigger id) and compiled conditions."""
-
-    name: str
-    trigger: str
-    items: tuple[_ItemPredicate, ...] = ()
-    slots: tuple[tuple[str, _Bounds], ...] = ()
-    item: _ItemPredicate | None = None
-    levels: _Bounds | None = None
-
-    @property
-    def active(self) -> bool:
-        """Whether this engine can fire the criterion."""
-        return self.trigger in ACTIVE_TRIGGERS and self.trigger != "impossible"
-
-
-@dataclass(frozen=True)
-class AdvancementDef:
-    """One advancement as loaded.
-
-    Attributes:
-        id: Resource location (``<ns>:story/mine_stone``).
-        parent: Parent id or ``None`` for a root.
-        display: The raw ``display`` object (``None``: invisible, e.g. recipe advancements).
-        criteria: Name → criterion.
-        requirements: AND of OR-groups of criterion names.
-        source: The file it came from.
-    """
-
-    id: str
-    parent: str | None
-    display: Mapping[str, Any] | None
-    criteria: Mapping[str, Criterion]
-    requirements: tuple[tuple[str, ...], ...]
-    source: str
-
-    def done(self, obtained: Iterable[str]) -> bool:
-        """Whether the obtained criterion names satisfy the requirements."""
-        have = set(obtained)
-        return bool(self.requirements) and all(any(c in have for c in group) for group in self.requirements)
-
-
-def _criterion(name: str, value: Any, at: JsonAt, tags: Mapping[str, frozenset[str]]) -> Criterion:
-    obj = at.obj(value)
-    trigger = at.key("trigger").res(at.required(obj, "trigger"))
-    ns, _, path = trigger.partition(":")
-    if ns != _NS or path not in ACTIVE_TRIGGERS | PASSIVE_TRIGGERS:
-        raise at.key("trigger").fail(f"unknown criterion trigger {trigger!r}")
-    c_at = at.key("conditions")
-    cond = c_at.obj(obj.get("conditions", {}))
-    if path not in ACTIVE_TRIGGERS:
-        return Criterion(name, path)
-    if cond.get("player") not in (None, {}, []):
-        raise c_at.key("player").fail("player conditions are not supported by this engine")
-    if path == "inventory_changed":
-        i_at = c_at.key("items")
-        items = tuple(
-            _item_predicate(v, i_at.idx(i), tags) for i, v in enumerate(i_at.list(cond.get("items", [])))
-        )
-        s_at = c_at.key("slots")
-        slots_raw = s_at.obj(cond.get("slots", {}))
-        slots = []
-        for key, raw in sorted(slots_raw.items()):
-            if key not in ("occupied", "full", "empty"):
-                raise s_at.key(key).fail("expected occupied, full or empty")
-            slots.append((key, _bounds(raw, s_at.key(key))))
-        return Criterion(name, path, items=items, slots=tuple(slots))
-    if path == "enchanted_item":
-        item = _item_predicate(cond["item"], c_at.key("item"), tags) if "item" in cond else None
-        levels = _bounds(cond["levels"], c_at.key("levels")) if "levels" in cond else None
-        return Criterion(name, path, item=item, levels=levels)
-    return Criterion(name, path)
-
-
-def parse_advancement(
-    location: str, data: Any, source: str, item_tags: Mapping[str, frozenset[str]]
-) -> AdvancementDef:
-    """Compile one advancement file.
-
-    Raises:
-        DatapackError: Unknown trigger, unknown item/tag, malformed criteria/requirements/display; the
-            message names the file and the field.
-    """
-    at = JsonAt(source)
-    obj = at.obj(data)
-    parent = at.key("parent").res(obj["parent"]) if "parent" in obj else None
-    cr_at = at.key("criteria")
-    raw_criteria = cr_at.obj(at.required(obj, "criteria"))
-    if not raw_criteria:
-        raise cr_at.fail("an advancement needs at least one criterion")
-    criteria = {n: _criterion(n, v, cr_at.key(n), item_tags) for n, v in raw_criteria.items()}
-    r_at = at.key("requirements")
-    if "requirements" in obj:
-        groups = []
-        for i, g in enumerate(r_at.list(obj["requirements"])):
-            names = tuple(r_at.idx(i).idx(j).str(n) for j, n in enumerate(r_at.idx(i).list(g)))
-            for j, n in enumerate(names):
-                if n not in criteria:
-                    raise r_at.idx(i).idx(j).fail(f"unknown required criterion {n!r}")
-            groups.append(names)
-        requirements = tuple(groups)
-    else:
-        requirements = tuple((n,) for n in criteria)
-    required = {n for g in requirements for n in g}
-    for n in criteria:
-        if n not in required:
-            raise cr_at.key(n).fail("criterion is in no requirement group (vanilla requires every criterion)")
-    display = None
-    if "display" in obj:
-        d_at = at.key("display")
-        display = d_at.obj(obj["display"])
-        icon = d_at.key("icon").obj(d_at.required(display, "icon"))
-        icon_item = d_at.key("icon").key("item").res(d_at.key("icon").required(icon, "item"))
-        if not item_exists(icon_item):
-            raise d_at.key("icon").key("item").fail(f"unknown item {icon_item!r} (1.19.2)")
-        d_at.required(display, "title")
-        d_at.required(display, "description")
-        frame = display.get("frame", "task")
-        if frame not in _FRAMES:
-            raise d_at.key("frame").fail(f"unknown frame {frame!r}; expected one of {sorted(_FRAMES)}")
-    return AdvancementDef(location, parent, display, criteria, requirements, source)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -394,13 +162,13 @@ class PlayerAdvancements:
             if not c.items:
                 return True
             if len(c.items) == 1:
-                return changed is not None and c.items[0].matches(changed)
+                return changed is not None and c.item_matches(c.items[0], changed)
             left = list(c.items)
             for stack in inventory:
                 if not left:
                     break
                 if stack is not None:
-                    left = [p for p in left if not p.matches(stack)]
+                    left = [p for p in left if not c.item_matches(p, stack)]
             return not left
 
         return self._fire("inventory_changed", tick, test)
@@ -411,7 +179,8 @@ class PlayerAdvancements:
             "enchanted_item",
             tick,
             lambda c: (
-                (c.item is None or c.item.matches(item)) and (c.levels is None or c.levels.matches(levels))
+                (c.item is None or c.item_matches(c.item, item))
+                and (c.levels is None or c.levels.matches(levels))
             ),
         )
 

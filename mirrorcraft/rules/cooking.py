@@ -17,7 +17,9 @@ Vanilla 1.19.2 ``AbstractFurnaceBlockEntity.serverTick`` is followed step by ste
 * ``cooking_total_time`` is taken from the recipe's ``cookingtime`` (200 smelting, 100 blasting/smoking;
   200 when no recipe matches) when the input slot receives a different item, as ``setItem`` does.
 * burn times come from ``rules/data/fuels.json`` (vanilla's hard-coded fuel table, tags resolved with
-  the loaded packs); blast furnace and smoker halve them.
+  the loaded packs, :class:`~mirrorcraft.rules.fuels.FuelTable`); blast furnace and smoker halve them;
+  which recipe type a device runs is ``rules/data/cooking.json`` (:mod:`~mirrorcraft.rules.devices`).
+* slots hold :class:`~mirrorcraft.rules.stack.Stack` values (immutable): a cook replaces the stack.
 * window properties (wiki.vg "Window Property", furnace): 0 = fuel left (``lit_time``), 1 = fuel burn
   time (``lit_duration``), 2 = ``cooking_progress``, 3 = ``cooking_total_time``.
 * experience: every cooked item records its recipe; taking from the output slot awards **all** stored
@@ -36,20 +38,20 @@ are not modelled; hoppers are the server's business (call :meth:`CookingDevice.p
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import struct
 from collections import deque
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
-from typing import Literal
 
 from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError, DatapackError
 from mirrorcraft.rules.datapacks import DatapackSet
-from mirrorcraft.rules.recipes import CookingRecipe, RecipeBook, crafting_remainder
+from mirrorcraft.rules.devices import DEVICE_RECIPE_TYPES
+from mirrorcraft.rules.fuels import FuelTable, crafting_remainder
+from mirrorcraft.rules.recipe_book import RecipeBook
+from mirrorcraft.rules.recipes import CookingRecipe
+from mirrorcraft.rules.stack import Stack
 
 __all__ = [
     "DEVICE_RECIPE_TYPES",
@@ -65,67 +67,16 @@ __all__ = [
     "vanilla_cook_result",
 ]
 
-Device = Literal["furnace", "blast_furnace", "smoker"]
-#: The recipe type each device runs (vanilla ``RecipeType`` passed to each block entity).
-DEVICE_RECIPE_TYPES: dict[str, str] = {
-    "furnace": "minecraft:smelting",
-    "blast_furnace": "minecraft:blasting",
-    "smoker": "minecraft:smoking",
-}
+Device = str
+"""A cooking device's name: a key of :data:`~mirrorcraft.rules.devices.DEVICE_RECIPE_TYPES`."""
 _DEFAULT_COOK_TIME = 200  # AbstractFurnaceBlockEntity.BURN_TIME_STANDARD, used when no recipe matches
 _CONTAINER_MAX = 64  # Container.getMaxStackSize()
-DATA_DIR = Path(__file__).resolve().parent / "data"
 
 INPUT, FUEL, OUTPUT = 0, 1, 2  # furnace slots (wiki.vg "Inventory": Furnace 0 input, 1 fuel, 2 output)
 
 
 def _f32(x: float) -> float:
     return struct.unpack("<f", struct.pack("<f", x))[0]
-
-
-@cache
-def _fuel_data() -> dict:
-    return json.loads((DATA_DIR / "fuels.json").read_text(encoding="utf-8"))
-
-
-class FuelTable:
-    """Burn times in ticks, resolved against the loaded packs' item tags.
-
-    Args:
-        packs: The loaded packs (their item tags resolve the tag entries of ``fuels.json``).
-
-    Raises:
-        DatapackError: ``fuels.json`` names a tag the packs do not define.
-    """
-
-    def __init__(self, packs: DatapackSet) -> None:
-        data = _fuel_data()
-        never = packs.item_tag(data["never_fuel_tag"]) if data.get("never_fuel_tag") else frozenset()
-        self._ticks: dict[str, int] = {}
-        for entry in data["fuels"]:
-            members = [entry["item"]] if "item" in entry else sorted(packs.item_tag(entry["tag"]))
-            for item in members:
-                if item not in never:
-                    self._ticks[item] = int(entry["ticks"])
-        self._divisor = {k: int(v) for k, v in data["device_burn_divisor"].items()}
-
-    def burn_time(self, item: str | None, device: str = "furnace") -> int:
-        """Ticks one ``item`` burns in ``device`` (0: not a fuel)."""
-        if item is None:
-            return 0
-        return self._ticks.get(item, 0) // self._divisor.get(device, 1)
-
-    def is_fuel(self, item: str) -> bool:
-        """Whether ``item`` can go in the fuel slot."""
-        return item in self._ticks
-
-
-@dataclass
-class Stack:
-    """A slot's content."""
-
-    item: str
-    count: int
 
 
 @dataclass(frozen=True)
@@ -285,15 +236,10 @@ class CookingDevice:
         assert src is not None
         item, count, rules = self.result_of(recipe, src.item)  # type: ignore[misc]
         out = self.slots[OUTPUT]
-        if out is None:
-            self.slots[OUTPUT] = Stack(item, count)
-        else:
-            out.count += count
+        self.slots[OUTPUT] = Stack(item, count) if out is None else out.with_count(out.count + count)
         unit = CookedUnit(src.item, recipe.id, item, count, rules, self.ticks)
         self.ledger.append([unit, count])
-        src.count -= 1
-        if src.count == 0:
-            self.slots[INPUT] = None
+        self.slots[INPUT] = src.with_count(src.count - 1)
         self.recipes_used[recipe.id] = self.recipes_used.get(recipe.id, 0) + 1
         return unit
 
@@ -315,10 +261,11 @@ class CookingDevice:
                 self.lit_time = self.fuels.burn_time(fuel.item if fuel else None, self.device)  # type: ignore[union-attr]
                 self.lit_duration = self.lit_time
                 if self.lit and fuel is not None:
-                    fuel.count -= 1
-                    if fuel.count == 0:
+                    left = fuel.with_count(fuel.count - 1)
+                    if left is None:
                         rest = crafting_remainder(fuel.item)
-                        self.slots[FUEL] = Stack(rest, 1) if rest else None
+                        left = Stack(rest, 1) if rest else None
+                    self.slots[FUEL] = left
             if self.lit and self._can_burn(recipe):
                 self.cooking_progress += 1
                 if self.cooking_progress == self.cooking_total_time:
@@ -377,9 +324,8 @@ class CookingDevice:
             left -= used
             if entry[1] == 0:
                 self.ledger.popleft()
-        out.count -= n
-        if out.count == 0:
-            self.slots[OUTPUT] = None
+        self.slots[OUTPUT] = out.with_count(out.count - n)
+        if self.slots[OUTPUT] is None:
             self.ledger.clear()
         return Take(out.item, n, tuple(units), self._pop_experience(rng))
 

@@ -32,18 +32,17 @@ Randomness uses :class:`JavaRandom`, a bit-exact port of ``java.util.Random`` (v
 
 from __future__ import annotations
 
-import json
 import math
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from mirrorcraft import gamedata
 from mirrorcraft.errors import ContractError, GameDataError
 from mirrorcraft.gamedata._data import load_json
+from mirrorcraft.rules.mechanics import mechanics_data
 
 __all__ = [
     "EnchantOffer",
@@ -54,7 +53,6 @@ __all__ = [
     "count_bookshelves",
 ]
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
 _MASK48 = (1 << 48) - 1
 _MULT = 0x5DEECE66D
 
@@ -101,9 +99,8 @@ class JavaRandom:
         return self._next(24) / float(1 << 24)
 
 
-@cache
 def _table_data() -> dict[str, Any]:
-    return json.loads((DATA_DIR / "enchanting.json").read_text(encoding="utf-8"))
+    return mechanics_data("enchanting")
 
 
 @dataclass(frozen=True)

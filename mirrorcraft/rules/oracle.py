@@ -29,13 +29,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from mirrorcraft.contracts.skills import ItemStack
 from mirrorcraft.rules.cooking import Take, vanilla_cook_result
 from mirrorcraft.rules.datapacks import DatapackSet
-from mirrorcraft.rules.loot import ItemStack as LootStack
 from mirrorcraft.rules.loot import LootContext
-from mirrorcraft.rules.recipes import CraftResult, RecipeBook
+from mirrorcraft.rules.packs import namespaced
+from mirrorcraft.rules.recipe_book import RecipeBook
+from mirrorcraft.rules.recipes import CraftResult
+from mirrorcraft.rules.stack import Stack
 
 __all__ = ["Outcome", "OutcomeOracle", "merge_stacks", "same_stacks"]
 
-_SMELT_TYPES = {"furnace": "smelting", "blast_furnace": "blasting", "smoker": "smoking"}
+#: The recipe type the ``furnace_smelt`` loot function cooks with (vanilla ``SmeltItemFunction``).
+_LOOT_SMELT_TYPE = namespaced("smelting")
 
 
 def merge_stacks(stacks: Iterable[tuple[str, int]]) -> list[ItemStack]:
@@ -108,7 +111,7 @@ class OutcomeOracle:
         return actual, out
 
     # -- loot ---------------------------------------------------------------------------------------
-    def loot(self, location: str, ctx: LootContext, rng: random.Random) -> tuple[list[LootStack], Outcome]:
+    def loot(self, location: str, ctx: LootContext, rng: random.Random) -> tuple[list[Stack], Outcome]:
         """Roll loot table ``location`` with the world's packs (advancing ``rng``) and vanilla's (a clone).
 
         Returns:
@@ -118,10 +121,10 @@ class OutcomeOracle:
         clone.setstate(rng.getstate())
         actual = self._roll(self.packs, self.book, location, ctx, rng)
         vanilla = self._roll(self.vanilla, self.vanilla_book, location, ctx, clone)
-        loc = location if ":" in location else f"minecraft:{location}"
+        loc = namespaced(location)
         out = Outcome(
-            actual=merge_stacks((s.name, s.count) for s in actual),
-            vanilla=merge_stacks((s.name, s.count) for s in vanilla),
+            actual=merge_stacks((s.item, s.count) for s in actual),
+            vanilla=merge_stacks((s.item, s.count) for s in vanilla),
             rules=list(self.packs.rule_ids("loot_tables", loc)),
             resources=[f"loot_tables/{loc}"],
         )
@@ -130,12 +133,12 @@ class OutcomeOracle:
     @staticmethod
     def _roll(
         packs: DatapackSet, book: RecipeBook, location: str, ctx: LootContext, rng: random.Random
-    ) -> list[LootStack]:
+    ) -> list[Stack]:
         if location not in packs.loot:
             return []
 
         def smelt(item: str) -> str | None:
-            r = book.cooking_recipe(f"minecraft:{_SMELT_TYPES['furnace']}", item)
+            r = book.cooking_recipe(_LOOT_SMELT_TYPE, item)
             return r.result if r else None
 
         return packs.loot.roll(location, ctx, rng, packs.tag_resolver(), smelt)

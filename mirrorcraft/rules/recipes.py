@@ -18,28 +18,27 @@ define. Semantics follow vanilla 1.19.2 (``ShapedRecipe``, ``ShapelessRecipe``, 
   not by anything meaningful. Here the first match in **recipe-id order** wins: deterministic and, for the
   vanilla recipes (which never overlap) and the Mirror compiler's packs (which split overlapping
   ingredients, docs/datapacks.md), identical in effect.
-* **Remaining items**: every consumed slot leaves its item's crafting remainder (``milk_bucket`` →
-  ``bucket``...): vanilla's ``Item.craftingRemainingItem``, which minecraft-data lacks, so the table is
-  hand-authored in ``rules/data/fuels.json`` (``crafting_remainders``, with its source).
+
+This module parses recipes and matches one recipe against a grid; choosing among the loaded recipes (and the
+remaining items a craft leaves) is :class:`~mirrorcraft.rules.recipe_book.RecipeBook`'s, above the datapack
+set, so the set can import its parsers one way.
 
 Partial by design: the ``crafting_special_*`` recipes (their results are computed by code from NBT:
 armour dye, banner/shield patterns, book/map cloning, fireworks, repair, shulker colouring, suspicious
 stew, tipped arrows) are parsed but never match (:data:`SPECIAL_TYPES`); stonecutting and smithing are
-parsed and validated, and matched only through :meth:`RecipeBook.stonecutting_results` /
-:meth:`RecipeBook.smithing_result`.
+parsed and validated, and matched only through ``RecipeBook.stonecutting_results`` /
+``RecipeBook.smithing_result``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from mirrorcraft.errors import DatapackError
-from mirrorcraft.rules.datapacks import DatapackSet, JsonAt, item_exists
+from mirrorcraft.rules.devices import COOKING_TIMES
+from mirrorcraft.rules.packs import DEFAULT_NAMESPACE, JsonAt
+from mirrorcraft.rules.sidecars import parse_rule_field
 
 __all__ = [
     "COOKING_TYPES",
@@ -48,22 +47,20 @@ __all__ = [
     "CraftResult",
     "Ingredient",
     "Recipe",
-    "RecipeBook",
     "ShapedRecipe",
     "ShapelessRecipe",
     "SimpleRecipe",
     "SmithingRecipe",
     "SpecialRecipe",
-    "crafting_remainder",
+    "parse_ingredient",
     "parse_recipe",
 ]
 
-_NS = "minecraft"
-_RULE_FIELD = "mirrorcraft:rule"
-DATA_DIR = Path(__file__).resolve().parent / "data"
+_NS = DEFAULT_NAMESPACE
 
-#: Cooking recipe types and vanilla's default ``cookingtime`` for each (``SimpleCookingSerializer``).
-COOKING_TYPES = {"smelting": 200, "blasting": 100, "smoking": 100, "campfire_cooking": 100}
+#: Cooking recipe types (path of the type id) and vanilla's default ``cookingtime`` for each
+#: (``SimpleCookingSerializer``; the cited table is ``data/cooking.json``).
+COOKING_TYPES = {t.partition(":")[2]: ticks for t, ticks in COOKING_TIMES.items()}
 #: Recipe types whose result is computed by game code from NBT; parsed, never matched (see module doc).
 SPECIAL_TYPES = frozenset(
     {
@@ -83,17 +80,6 @@ SPECIAL_TYPES = frozenset(
     }
 )
 _CRAFTING_TYPES = ("crafting_shaped", "crafting_shapeless")
-
-
-@cache
-def _remainders() -> dict[str, str]:
-    data = json.loads((DATA_DIR / "fuels.json").read_text(encoding="utf-8"))
-    return {e["item"]: e["remainder"] for e in data["crafting_remainders"]}
-
-
-def crafting_remainder(item: str) -> str | None:
-    """The item a crafting grid or furnace fuel slot keeps after consuming ``item`` (``None``: nothing)."""
-    return _remainders().get(item)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -135,13 +121,15 @@ class _RecipeBase:
 
 @dataclass(frozen=True)
 class ShapedRecipe(_RecipeBase):
-    """A shaped crafting recipe with its trimmed pattern (``cells`` row-major, ``width`` x ``height``)."""
+    """A shaped crafting recipe with its trimmed pattern (``cells`` row-major, ``width`` x ``height``) and
+    its key (``(symbol, ingredient)`` pairs in symbol order: one ingredient per distinct symbol)."""
 
     width: int
     height: int
     cells: tuple[Ingredient, ...]
     result: str
     count: int
+    key: tuple[tuple[str, Ingredient], ...] = ()
 
     def matches(self, grid: Sequence[Sequence[str | None]]) -> bool:
         """Vanilla ``ShapedRecipe.matches`` over a grid (rows, row 0 on top)."""
@@ -255,13 +243,15 @@ class CraftResult:
 
 
 def _item(value: Any, at: JsonAt) -> str:
-    name = at.res(value)
-    if not item_exists(name):
-        raise at.fail(f"unknown item {name!r} (1.19.2)")
-    return name
+    return at.known(value, "item")
 
 
-def _ingredient(value: Any, at: JsonAt, tags: Mapping[str, frozenset[str]]) -> Ingredient:
+def parse_ingredient(value: Any, at: JsonAt, tags: Mapping[str, frozenset[str]]) -> Ingredient:
+    """Read an ingredient (``{"item"}``, ``{"tag"}`` or a list of those) with ``tags`` resolving item tags.
+
+    Raises:
+        JsonError: A malformed ingredient, an unknown item or tag.
+    """
     if isinstance(value, list):
         if not value:
             raise at.fail("an ingredient list must not be empty")
@@ -269,7 +259,7 @@ def _ingredient(value: Any, at: JsonAt, tags: Mapping[str, frozenset[str]]) -> I
         for i, v in enumerate(value):
             if isinstance(v, list):
                 raise at.idx(i).fail("nested ingredient lists are not allowed")
-            items |= _ingredient(v, at.idx(i), tags).items
+            items |= parse_ingredient(v, at.idx(i), tags).items
         return Ingredient(frozenset(items), value)
     obj = at.obj(value)
     if "item" in obj and "tag" in obj:
@@ -280,10 +270,7 @@ def _ingredient(value: Any, at: JsonAt, tags: Mapping[str, frozenset[str]]) -> I
             raise at.key("item").fail("air is not an ingredient")
         return Ingredient(frozenset({item}), value)
     if "tag" in obj:
-        tag = at.key("tag").res(obj["tag"])
-        if tag not in tags:
-            raise at.key("tag").fail(f"unknown item tag #{tag}")
-        return Ingredient(tags[tag], value)
+        return Ingredient(tags[at.key("tag").tag_in(obj["tag"], tags)], value)
     raise at.fail("an ingredient needs 'item' or 'tag'")
 
 
@@ -297,40 +284,38 @@ def _stack_result(obj: Mapping[str, Any], at: JsonAt) -> tuple[str, int]:
     return item, count
 
 
-def _rules(obj: Mapping[str, Any], at: JsonAt) -> tuple[str, ...]:
-    raw = obj.get(_RULE_FIELD)
-    if raw is None:
-        return ()
-    if isinstance(raw, str):
-        return (raw,)
-    r_at = at.key(_RULE_FIELD)
-    return tuple(r_at.idx(i).str(v) for i, v in enumerate(r_at.list(raw)))
-
-
-def parse_recipe(location: str, data: Any, source: str, item_tags: Mapping[str, frozenset[str]]) -> Recipe:
+def parse_recipe(
+    location: str, data: Any, source: str | JsonAt, item_tags: Mapping[str, frozenset[str]]
+) -> Recipe:
     """Compile one recipe file.
 
     Args:
         location: The recipe id (``<ns>:<path>``).
         data: The parsed JSON.
-        source: The file, for error messages.
+        source: The file, for error messages (or a :class:`JsonAt` at its root, e.g. a collecting one).
         item_tags: Resolved item tags (tag id → items) of the loaded packs.
 
     Returns:
         The compiled recipe.
 
     Raises:
-        DatapackError: Unknown type, unknown item or tag, malformed pattern/key/ingredients/result; the
+        JsonError: Unknown type, unknown item or tag, malformed pattern/key/ingredients/result; the
             message names the file and the JSON field.
     """
-    at = JsonAt(source)
+    at = source if isinstance(source, JsonAt) else JsonAt(source)
     obj = at.obj(data)
     rtype = at.key("type").res(at.required(obj, "type"))
     ns, _, kind = rtype.partition(":")
     group = obj.get("group", "")
     if not isinstance(group, str):
         raise at.key("group").fail(f"expected a string, got {group!r}")
-    base = {"id": location, "type": rtype, "group": group, "rules": _rules(obj, at), "source": source}
+    base = {
+        "id": location,
+        "type": rtype,
+        "group": group,
+        "rules": parse_rule_field(obj, at),
+        "source": at.source,
+    }
     if ns != _NS:
         raise at.key("type").fail(f"unknown recipe type {rtype!r}")
     if kind == "crafting_shaped":
@@ -342,33 +327,36 @@ def parse_recipe(location: str, data: Any, source: str, item_tags: Mapping[str, 
             raise i_at.fail("no ingredients for a shapeless recipe")
         if len(raw) > 9:
             raise i_at.fail(f"too many ingredients ({len(raw)}; at most 9)")
-        ings = tuple(_ingredient(v, i_at.idx(i), item_tags) for i, v in enumerate(raw))
+        ings = tuple(parse_ingredient(v, i_at.idx(i), item_tags) for i, v in enumerate(raw))
         item, count = _stack_result(obj, at)
         return ShapelessRecipe(**base, ingredients=ings, result=item, count=count)
     if kind in COOKING_TYPES:
-        ing = _ingredient(at.required(obj, "ingredient"), at.key("ingredient"), item_tags)
+        ing = parse_ingredient(at.required(obj, "ingredient"), at.key("ingredient"), item_tags)
         result = at.required(obj, "result")
         if not isinstance(result, str):
             raise at.key("result").fail(
                 "a 1.19 cooking recipe's result is a bare item id (no object, no count)"
             )
+        cookingtime = at.key("cookingtime").int(obj.get("cookingtime", COOKING_TYPES[kind]))
+        # AbstractFurnaceBlockEntity finishes when progress == cookingtime, which never holds below 1.
+        at.key("cookingtime").check(cookingtime >= 1, f"cookingtime must be positive, got {cookingtime}")
         return CookingRecipe(
             **base,
             ingredient=ing,
             result=_item(result, at.key("result")),
             experience=at.key("experience").num(obj.get("experience", 0.0)),
-            cookingtime=at.key("cookingtime").int(obj.get("cookingtime", COOKING_TYPES[kind])),
+            cookingtime=cookingtime,
         )
     if kind == "stonecutting":
-        ing = _ingredient(at.required(obj, "ingredient"), at.key("ingredient"), item_tags)
+        ing = parse_ingredient(at.required(obj, "ingredient"), at.key("ingredient"), item_tags)
         result = _item(at.required(obj, "result"), at.key("result"))
         count = at.key("count").int(at.required(obj, "count"))
         return SimpleRecipe(**base, ingredient=ing, result=result, count=count)
     if kind == "smithing":
         return SmithingRecipe(
             **base,
-            base=_ingredient(at.required(obj, "base"), at.key("base"), item_tags),
-            addition=_ingredient(at.required(obj, "addition"), at.key("addition"), item_tags),
+            base=parse_ingredient(at.required(obj, "base"), at.key("base"), item_tags),
+            addition=parse_ingredient(at.required(obj, "addition"), at.key("addition"), item_tags),
             result=_item(
                 at.key("result").required(at.key("result").obj(obj.get("result")), "item"),
                 at.key("result").key("item"),
@@ -399,7 +387,7 @@ def _shaped(
             raise k_at.key(sym).fail("a key symbol is exactly one character")
         if sym == " ":
             raise k_at.key(sym).fail("' ' is reserved for an empty cell")
-        key[sym] = _ingredient(ing, k_at.key(sym), tags)
+        key[sym] = parse_ingredient(ing, k_at.key(sym), tags)
     used = set("".join(pattern)) - {" "}
     missing = used - set(key)
     if missing:
@@ -416,108 +404,11 @@ def _shaped(
     cells = tuple(_EMPTY if c == " " else key[c] for r in pattern for c in r)
     item, count = _stack_result(obj, at)
     return ShapedRecipe(
-        **base, width=len(pattern[0]), height=len(pattern), cells=cells, result=item, count=count
+        **base,
+        width=len(pattern[0]),
+        height=len(pattern),
+        cells=cells,
+        result=item,
+        count=count,
+        key=tuple(sorted(key.items())),
     )
-
-
-# --------------------------------------------------------------------------------------------------
-# Matching
-# --------------------------------------------------------------------------------------------------
-
-
-def _accepted(recipe: ShapedRecipe | ShapelessRecipe) -> frozenset[str]:
-    cells = recipe.cells if isinstance(recipe, ShapedRecipe) else recipe.ingredients
-    return frozenset().union(*(c.items for c in cells))
-
-
-class RecipeBook:
-    """The crafting/cooking lookups over a :class:`DatapackSet` (build once per loaded set).
-
-    Args:
-        packs: The loaded packs.
-    """
-
-    def __init__(self, packs: DatapackSet) -> None:
-        self.packs = packs
-        crafting = [r for r in packs.recipes.values() if isinstance(r, ShapedRecipe | ShapelessRecipe)]
-        # Pre-filter: a recipe can only match grids whose items it accepts somewhere.
-        self._crafting = [(r, _accepted(r)) for r in crafting]
-        self._cooking_by_type: dict[str, tuple[CookingRecipe, ...]] = {}
-
-    def match(self, grid: Sequence[Sequence[str | None]]) -> CraftResult | None:
-        """What a crafting grid yields, or ``None``.
-
-        Args:
-            grid: Rows of item ids (``None`` = empty), row 0 the top row: 2x2 (player) or 3x3 (table).
-                Bare names get ``minecraft:``.
-
-        Returns:
-            The first matching recipe in recipe-id order (see module docstring), or ``None``.
-
-        Raises:
-            DatapackError: The grid is not rectangular or larger than 3x3.
-        """
-        norm = _normalise_grid(grid)
-        present = {c for row in norm for c in row if c is not None}
-        if not present:
-            return None
-        for recipe, accepted in self._crafting:
-            if not present <= accepted:
-                continue
-            if recipe.matches(norm):
-                remaining = tuple(
-                    tuple(crafting_remainder(c) if c is not None else None for c in row) for row in norm
-                )
-                return CraftResult(
-                    recipe=recipe.id,
-                    item=recipe.result,
-                    count=recipe.count,
-                    remaining=remaining,
-                    rules=self.packs.rule_ids("recipes", recipe.id),
-                )
-        return None
-
-    def cooking_recipe(self, recipe_type: str, item: str | None) -> CookingRecipe | None:
-        """The first cooking recipe of ``recipe_type`` (e.g. ``<ns>:smelting``) accepting ``item``."""
-        if item is None:
-            return None
-        for r in self._cooking(recipe_type):
-            if r.ingredient.test(item):
-                return r
-        return None
-
-    def _cooking(self, recipe_type: str) -> tuple[CookingRecipe, ...]:
-        found = self._cooking_by_type.get(recipe_type)
-        if found is None:
-            found = tuple(
-                r
-                for r in self.packs.recipes.values()
-                if isinstance(r, CookingRecipe) and r.type == recipe_type
-            )
-            self._cooking_by_type[recipe_type] = found
-        return found
-
-    def stonecutting_results(self, item: str) -> list[SimpleRecipe]:
-        """Stonecutter options for ``item`` in recipe-id order."""
-        return [
-            r for r in self.packs.recipes.values() if isinstance(r, SimpleRecipe) and r.ingredient.test(item)
-        ]
-
-    def smithing_result(self, base: str, addition: str) -> SmithingRecipe | None:
-        """The smithing recipe for ``base`` + ``addition``, or ``None``."""
-        for r in self.packs.recipes.values():
-            if isinstance(r, SmithingRecipe) and r.base.test(base) and r.addition.test(addition):
-                return r
-        return None
-
-
-def _normalise_grid(grid: Sequence[Sequence[str | None]]) -> list[list[str | None]]:
-    if not grid or not 1 <= len(grid) <= 3:
-        raise DatapackError(f"crafting grid must have 1 to 3 rows, got {len(grid)}")
-    width = len(grid[0])
-    if not 1 <= width <= 3 or any(len(row) != width for row in grid):
-        raise DatapackError(f"crafting grid rows must have the same width (1 to 3): {grid!r}")
-    out: list[list[str | None]] = []
-    for row in grid:
-        out.append([None if c in (None, "") else (c if ":" in c else f"{_NS}:{c}") for c in row])
-    return out

@@ -11,11 +11,19 @@ protocol id (:func:`item_id`) is only needed where a packet is encoded (``mirror
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
 from mirrorcraft import gamedata
 from mirrorcraft.gamedata import blocks as _blocks
+
+#: The entity types the server itself simulates, as the protocol and the game's formats name them: what a
+#: spawn packet, a selector's snapshot, a save's entity list or a loot context's entity says the entity
+#: *is*. Never what it drops (that is its loot table's, read from the world's packs).
+PLAYER_TYPE = "minecraft:player"
+ITEM_TYPE = "minecraft:item"
+COW_TYPE = "minecraft:cow"
 
 BlockInfo = _blocks.BlockInfo
 block = _blocks.block
@@ -41,6 +49,12 @@ def state_props(state: int) -> dict[str, str]:
 def block_name(state: int) -> str:
     """Bare block name (``oak_log``) of a state id."""
     return _blocks.block_of_state(state).name.removeprefix("minecraft:")
+
+
+def bare_names(ids: Iterable[str]) -> frozenset[str]:
+    """The bare names (``oak_log``) of namespaced ids, the form :func:`block_name` returns (for the sets a
+    feature compares block names with, built once from :mod:`mirrorcraft.rules` data)."""
+    return frozenset(i.removeprefix("minecraft:") for i in ids)
 
 
 def is_air(state: int) -> bool:
@@ -115,11 +129,6 @@ def effect_id(name: str) -> int:
 def entity_type(name: str) -> int:
     """Protocol id of an entity type (``item`` → 44, ``player`` → 116)."""
     return gamedata.entity(name).id
-
-
-def item_tag(tag: str) -> frozenset[str]:
-    """Namespaced item ids of a vanilla item tag (``minecraft:logs``)."""
-    return frozenset(gamedata.tag("item", tag))
 
 
 def registry_codec(protocol: int) -> bytes:

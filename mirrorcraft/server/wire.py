@@ -31,6 +31,7 @@ from mirrorcraft.protocol import clientbound as cb
 from mirrorcraft.protocol.buffer import Slot
 from mirrorcraft.protocol.codec import encode
 from mirrorcraft.protocol.metadata import MetadataEntry
+from mirrorcraft.rules.advancement_defs import FRAMES
 from mirrorcraft.rules.advancements import AdvancementDef, PlayerAdvancements
 from mirrorcraft.rules.stack import Stack
 from mirrorcraft.server import facts
@@ -457,8 +458,6 @@ def custom_payload(channel: str, data: bytes) -> bytes:
 
 # ---- advancements ---------------------------------------------------------------------------------------
 
-_FRAMES = {"task": 0, "challenge": 1, "goal": 2}
-
 
 def advancements_packet(
     adv: PlayerAdvancements,
@@ -523,7 +522,7 @@ def _display(d: AdvancementDef, xy: tuple[float, float]) -> cb.AdvancementDispla
         title=json.dumps(disp["title"]),
         description=json.dumps(disp["description"]),
         icon=Slot(item_id, 1, nbt),
-        frame_type=_FRAMES[disp.get("frame", "task")],
+        frame_type=FRAMES[disp.get("frame", "task")],
         flags=flags,
         background=disp.get("background"),
         x=xy[0],

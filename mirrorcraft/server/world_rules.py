@@ -2,10 +2,12 @@
 
 What is built (``docs/rules.md`` "What the server must wire"): ONE
 :class:`~mirrorcraft.rules.datapacks.DatapackSet` from the vendored vanilla pack, the save's ``datapacks/``
-(sorted; folders with ``data/`` or ``.zip`` files) and the configured extra packs — a broken pack makes the
-world fail to start with the :class:`~mirrorcraft.errors.DatapackError` naming file and field — plus the
-vanilla-only set, the :class:`~mirrorcraft.rules.oracle.OutcomeOracle` (every outcome resolved with the
-world's rules and with vanilla's, for the hidden evaluator), the fuel table and the enchanting table.
+(:func:`~mirrorcraft.rules.packs.save_pack_roots`: sorted by name, folders with a ``pack.mcmeta`` and
+``.zip`` files, as vanilla lists them) and the configured extra packs — a broken pack makes the world fail
+to start with the :class:`~mirrorcraft.errors.DatapackError` naming file and field — plus the vanilla-only
+set, the :class:`~mirrorcraft.rules.oracle.OutcomeOracle` (every outcome resolved with the world's rules
+and with vanilla's, for the hidden evaluator), the fuel table, the enchanting table and the digging tags
+(which tools harvest which blocks: the world's ``mineable/*`` and ``needs_*_tool`` block tags).
 
 Why one object: the features must all play by the *same* rules (one parse of the packs, one recipe book),
 and none of them should load packs itself.
@@ -17,27 +19,15 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from mirrorcraft.gamedata import VANILLA_PACK_DIR
 from mirrorcraft.rules.cooking import FuelTable
 from mirrorcraft.rules.datapacks import DatapackSet
+from mirrorcraft.rules.digging import MiningTags
 from mirrorcraft.rules.enchanting import EnchantingTable
 from mirrorcraft.rules.loot import LootContext, LootTableSet
 from mirrorcraft.rules.oracle import Outcome, OutcomeOracle
+from mirrorcraft.rules.packs import save_pack_roots
 from mirrorcraft.rules.stack import Stack
-from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
-
-
-def pack_roots(config: ServerConfig) -> list[Path]:
-    """Pack roots in load order: vendored vanilla pack, the save's ``datapacks/`` (sorted), extras."""
-    roots = [Path(VANILLA_PACK_DIR)]
-    packs = Path(config.world) / "datapacks"
-    if packs.is_dir():
-        for p in sorted(packs.iterdir()):
-            if p.is_dir() and (p / "data").is_dir() or (p.is_file() and p.suffix == ".zip"):
-                roots.append(p)
-    roots += [Path(p) for p in config.extra_datapacks]
-    return roots
 
 
 @dataclass
@@ -50,6 +40,8 @@ class WorldRules:
         oracle: Outcomes resolved both ways; ``oracle.book`` is the world's recipe book.
         fuels: Burn times by item (from the world's packs).
         table: The enchanting table's rules.
+        mining: The world's block tags as digging reads them (dig speed and which tool harvests a block,
+            so whether it drops).
     """
 
     packs: DatapackSet
@@ -57,6 +49,7 @@ class WorldRules:
     oracle: OutcomeOracle
     fuels: FuelTable
     table: EnchantingTable
+    mining: MiningTags
 
     @classmethod
     def load(cls, config: ServerConfig) -> WorldRules:
@@ -65,7 +58,7 @@ class WorldRules:
         Raises:
             DatapackError: A pack is broken (the message names file and field).
         """
-        packs = DatapackSet.load(pack_roots(config))
+        packs = DatapackSet.load(save_pack_roots(Path(config.world), config.extra_datapacks))
         vanilla = DatapackSet.vanilla_only()
         return cls(
             packs=packs,
@@ -73,6 +66,7 @@ class WorldRules:
             oracle=OutcomeOracle(packs, vanilla),
             fuels=FuelTable(packs),
             table=EnchantingTable(),
+            mining=MiningTags.of(packs),
         )
 
     @property
@@ -84,11 +78,7 @@ class WorldRules:
         """Roll loot table ``location`` through the oracle (``rng`` advances as if only the world's roll ran).
 
         Returns:
-            The stacks to drop (namespaced, validated items) and the outcome resolved both ways.
-
-        Raises:
-            GameDataError: the table yields an item 1.19.2 does not have.
+            The stacks to drop (the engine's :class:`~mirrorcraft.rules.stack.Stack`, namespaced items the
+            loot parser checked at load time) and the outcome resolved both ways.
         """
-        stacks, outcome = self.oracle.loot(location, ctx, rng)
-        # The rules' loot result type is converted to the engine's Stack here, at the one boundary.
-        return [Stack(facts.item_key(s.name), s.count) for s in stacks], outcome
+        return self.oracle.loot(location, ctx, rng)

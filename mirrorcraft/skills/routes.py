@@ -2,8 +2,8 @@
 
 Why: the reachability control (spec "Controls") must show that each task is completable within its
 action budget in every world, *through the same skills agents use*. These routes are a test harness,
-not an agent: they are allowed to know the suite (its yields are written below as :class:`Economy`,
-transcribed from the manifests in ``mirrorcraft/datapacks/manifests``), they never observe rule text at
+not an agent: they are allowed to know the suite (its yields, an :class:`Economy` read from the suite's
+manifest in ``mirrorcraft/datapacks/manifests`` by :func:`~mirrorcraft.skills.economy.derive_economy`), they never observe rule text at
 run time, and they are never shown to agents.
 
 A route is ordinary async code against :class:`RouteRunner`: ``await r.call("mine", block=..., count=...)``
@@ -47,12 +47,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mirrorcraft.contracts import TASKS, OutcomeReport, SkillCall, TaskId
-from mirrorcraft.contracts.ids import SUITE_IDS
-from mirrorcraft.errors import ContractError
+from mirrorcraft.skills.economy import WORLD_KINDS, Economy, M, derive_economy, economy
 from mirrorcraft.skills.registry import SkillSet
 
-M = "minecraft:"
-WORLD_KINDS: tuple[str, ...] = ("vanilla", *SUITE_IDS)
 LOG_TYPES = ("oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove")
 #: Blocks found by digging a few blocks down rather than by exploring.
 SHALLOW_BLOCKS = {"stone"}
@@ -102,69 +99,6 @@ class RouteFailed(Exception):  # noqa: N818 - route control flow, reported in th
         self.detail = detail
 
 
-@dataclass(frozen=True)
-class Economy:
-    """The yields a route relies on in one world kind (module docstring)."""
-
-    planks_per_log: int = 4
-    log_drops: dict[str, int] | None = None  # None: the log itself; else {item suffix or id: count}
-    sticks_per_craft: int = 4
-    iron_ore_drop: str = "raw_iron"
-    iron_ore_extra_ingot: bool = False
-    raw_iron_smelts_to: tuple[str, int] = ("iron_ingot", 1)
-    coal_ore_drop: str = "coal"
-    diamond_ore_drop: tuple[str, int] = ("diamond", 1)
-    diamond_ore_adds: dict[str, int] = field(default_factory=dict)
-    lapis_ore_drop: str = "lapis_lazuli"
-    lapis_ore_adds: dict[str, int] = field(default_factory=dict)
-    furnace_recipe_gives: str = "furnace"
-    iron_pickaxe_via_hoe: bool = False
-    diamond_pickaxe_recipe_gives: str = "diamond_pickaxe"
-    diamond_pickaxe_via_hoe: bool = False
-    cane_recipe_gives: str = "paper"
-    paper_per_cane_craft: int = 3
-    book_recipe_gives: str = "book"
-    leather_from_cane: bool = False
-
-
-ECONOMIES: dict[str, Economy] = {
-    "vanilla": Economy(),
-    "M01": Economy(
-        planks_per_log=2, sticks_per_craft=1, raw_iron_smelts_to=("iron_nugget", 3), paper_per_cane_craft=1
-    ),
-    "M02": Economy(
-        log_drops={"planks": 4},
-        iron_ore_extra_ingot=True,
-        diamond_ore_adds={"obsidian": 1},
-        book_recipe_gives="enchanting_table",
-        leather_from_cane=True,
-    ),
-    "M03": Economy(
-        planks_per_log=6,
-        raw_iron_smelts_to=("iron_ingot", 2),
-        diamond_ore_drop=("diamond", 2),
-        diamond_ore_adds={"lapis_lazuli": 1},
-        diamond_pickaxe_recipe_gives="netherite_pickaxe",
-        cane_recipe_gives="book",
-        paper_per_cane_craft=1,
-    ),
-    "M04": Economy(
-        iron_ore_drop="raw_iron_block",
-        coal_ore_drop="coal_block",
-        diamond_ore_drop=("diamond_block", 1),
-        lapis_ore_drop="lapis_block",
-    ),  # fmt: skip
-    "M05": Economy(
-        furnace_recipe_gives="blast_furnace", iron_pickaxe_via_hoe=True, diamond_pickaxe_via_hoe=True
-    ),
-    "M06": Economy(
-        log_drops={"planks": 4, "stick": 2},
-        diamond_ore_adds={"lapis_lazuli": 1},
-        lapis_ore_adds={"obsidian": 2},
-    ),  # fmt: skip
-}
-
-
 def grid(rows: list[str], key: dict[str, str]) -> list[list[str | None]]:
     """A grid from pattern rows (``"PPP"``, ``" S "``) and a key (``{"P": "oak_planks"}``); space = empty."""
     return [[None if ch == " " else M + key[ch].removeprefix(M) for ch in row] for row in rows]
@@ -204,11 +138,9 @@ class RouteRunner:
         budget: int,
         log: Callable[[int, SkillCall, OutcomeReport], None] | None = None,
     ) -> None:
-        if kind not in ECONOMIES:
-            raise ContractError(f"unknown world kind {kind!r}; expected one of {list(ECONOMIES)}")
         self.skills = skills
         self.kind = kind
-        self.eco = ECONOMIES[kind]
+        self.eco = economy(kind)
         self.budget = budget
         self.calls: list[tuple[SkillCall, OutcomeReport]] = []
         self.step = "start"
@@ -777,13 +709,14 @@ async def run_route(
 
 
 __all__ = [
-    "ECONOMIES",
     "ROUTES",
     "WORLD_KINDS",
     "Economy",
     "RouteFailed",
     "RouteResult",
     "RouteRunner",
+    "derive_economy",
+    "economy",
     "grid",
     "run_route",
     "task_done",

@@ -36,10 +36,11 @@ from mirrorcraft.contracts import (
 from mirrorcraft.contracts.skills import BlockTally
 from mirrorcraft.errors import ContractError, GameDataError, ProtocolError
 from mirrorcraft.gamedata import block_of_state, item, state_tables
-from mirrorcraft.mcproto_body.digging import FACES, dig_ticks, tool_speed
+from mirrorcraft.mcproto_body.digging import FACES, dig_ticks
 from mirrorcraft.mcproto_body.entities import CollectEvent
 from mirrorcraft.mcproto_body.world import UNLOADED
 from mirrorcraft.pathing import Goal, PathFollower, PathGrid, valid
+from mirrorcraft.rules.digging import can_harvest, dig_categories, tool_speed
 
 #: Extra seconds of game time past a call's limit before the hard guard cancels it (the skill's own
 #: deadline checks normally stop it first; the guard only catches a wait that does not look at the clock).
@@ -395,21 +396,25 @@ class SkillContext:
     def best_tool(self, block_name: str) -> tuple[str | None, bool]:
         """The carried item that breaks ``block_name`` fastest among those that harvest it.
 
+        Which tools harvest the block and how fast each is are :mod:`mirrorcraft.rules.digging`'s, over the
+        vanilla pack's ``mineable/*`` and ``needs_*_tool`` tags (the player's knowledge of vanilla, as the
+        body's dig times use it).
+
         Returns:
             ``(item or None for the hand, harvestable)``; ``harvestable`` is False when the block needs a
-            tool the player does not carry (vanilla ``requiresCorrectToolForDrops``, a block property of
-            the game version, not a datapack rule).
+            tool the player does not carry (vanilla ``requiresCorrectToolForDrops``).
         """
         from mirrorcraft.gamedata import block as block_info
 
         info = block_info(block_name)
         carried = [name for name in self.inventory() if name != "minecraft:air"]
+        categories = dig_categories(info)
         best: tuple[float, str | None] = (1.0, None)
-        ok_hand = info.harvest_tools is None
+        ok_hand = can_harvest(info, None)
         for name in sorted(carried):
-            if info.harvest_tools is not None and name not in info.harvest_tools:
+            if not can_harvest(info, name):
                 continue
-            speed = tool_speed(name, info.material)
+            speed = tool_speed(categories, name)
             if speed > best[0]:
                 best = (speed, name)
         if best[1] is not None:

@@ -17,7 +17,7 @@ the reactor once per worker process in a dedicated thread and submits each episo
    ``build_missing``), checked (a Mirror copy must hold and enable its rule pack; the task's milestone
    advancements must exist in the vendored vanilla pack) and byte-copied to a fresh temporary folder;
 2. server: :class:`~mirrorcraft.server.EmbeddedServer` on a free port on this reactor (``server="embedded"``),
-   :class:`~mirrorcraft.server.ServerProcess` in a child process (``server="child"``), both seeded with
+   :class:`~mirrorcraft.harness.process.ServerProcess` in a child process (``server="child"``), both seeded with
    ``identity.seed``, or the user's vanilla 1.19.2 jar (``server="vanilla"``: a server folder prepared
    from the world copy, ``java -jar`` through :class:`~mirrorcraft.harness.vanilla.VanillaServer`, ready at
    ``Done (`` + an RCON login; :func:`~mirrorcraft.harness.vanilla.vanilla_preflight` fails fast on a

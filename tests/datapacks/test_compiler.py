@@ -50,7 +50,7 @@ def rolls(
 ) -> list[dict[str, int]]:
     rng = random.Random(seed)
     tag = lambda t: gamedata.tag("item", t)  # noqa: E731
-    return [{s.name: s.count for s in ts.roll(table, ctx, rng, tag)} for _ in range(n)]
+    return [{s.item: s.count for s in ts.roll(table, ctx, rng, tag)} for _ in range(n)]
 
 
 # -- determinism and packaging -----------------------------------------------------------------------

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.refdata import mcdata_path
 
 import mirrorcraft
 
@@ -38,16 +39,6 @@ VANILLA_TREE = {
     "follow_ender_eye": "enter_the_nether",
     "enter_the_end": "follow_ender_eye",
 }
-
-
-def mcdata_path(node_modules: Path, version: str, key: str) -> Path:
-    """minecraft-data's file for ``key`` in ``version`` (resolved through ``dataPaths.json``).
-
-    Kept local so this file stands alone (shared paths live in tests/refdata.py).
-    """
-    base = node_modules / "minecraft-data" / "minecraft-data" / "data"
-    folder = json.loads((base / "dataPaths.json").read_text())["pc"][version][key]
-    return base / folder / f"{key}.json"
 
 
 @pytest.fixture(scope="module")

@@ -75,7 +75,7 @@ def sample(
     tables: LootTableSet, loc: str, ctx: LootContext, n: int, seed: int = 1, **kw: Any
 ) -> list[Counter]:
     rng = random.Random(seed)
-    return [Counter({s.name: s.count for s in tables.roll(loc, ctx, rng, no_tags, **kw)}) for _ in range(n)]
+    return [Counter({s.item: s.count for s in tables.roll(loc, ctx, rng, no_tags, **kw)}) for _ in range(n)]
 
 
 def mean(results: list[Counter], item: str) -> float:

@@ -12,7 +12,7 @@ from mirrorcraft import gamedata
 from mirrorcraft.contracts.rules import load_suite
 from mirrorcraft.datapacks.compiler import RULE_PACK_FILENAME, build_suite_bytes
 from mirrorcraft.rules.datapacks import DatapackSet
-from mirrorcraft.rules.recipes import RecipeBook
+from mirrorcraft.rules.recipe_book import RecipeBook
 
 
 @pytest.fixture(scope="session")

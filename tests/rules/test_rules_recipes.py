@@ -13,7 +13,8 @@ from support.rules_support import VANILLA, make_pack
 
 from mirrorcraft.errors import DatapackError
 from mirrorcraft.rules.datapacks import DatapackSet
-from mirrorcraft.rules.recipes import SPECIAL_TYPES, RecipeBook, ShapedRecipe, SpecialRecipe
+from mirrorcraft.rules.recipe_book import RecipeBook
+from mirrorcraft.rules.recipes import SPECIAL_TYPES, ShapedRecipe, SpecialRecipe
 
 P, S, N = "minecraft:oak_planks", "minecraft:stick", None
 

@@ -20,13 +20,13 @@ from mirrorcraft.errors import ContractError, DatapackError
 from mirrorcraft.rules.loot import (
     BlockView,
     EntityView,
-    ItemStack,
     LootContext,
     LootTableSet,
     ToolView,
     parse_loot_table,
     roll,
 )
+from mirrorcraft.rules.stack import Stack
 
 TAGS = {
     "minecraft:logs": frozenset({"minecraft:oak_log", "minecraft:birch_log", "minecraft:spruce_log"}),
@@ -54,7 +54,7 @@ def rolls(
 ) -> list[dict[str, int]]:
     compiled = parse_loot_table("test:t", table)
     rng = random.Random(seed)
-    return [{s.name: s.count for s in roll(compiled, ctx, rng, tags, **kw)} for _ in range(n)]
+    return [{s.item: s.count for s in roll(compiled, ctx, rng, tags, **kw)} for _ in range(n)]
 
 
 def once(table: dict[str, Any], ctx: LootContext = HAND, **kw: Any) -> dict[str, int]:
@@ -180,9 +180,7 @@ def test_loot_table_reference_and_cycle_and_missing() -> None:
     outer_json = one_pool({"type": "minecraft:loot_table", "name": "test:inner"})
     outer = parse_loot_table("test:outer", outer_json)
     tables = LootTableSet({"test:inner": inner, "test:outer": outer})
-    assert tables.roll("test:outer", HAND, random.Random(0), tags) == [
-        ItemStack(name="minecraft:flint", count=1)
-    ]
+    assert tables.roll("test:outer", HAND, random.Random(0), tags) == [Stack("minecraft:flint", 1)]
     with pytest.raises(ContractError, match="loot_table entry needs"):
         roll(outer, HAND, random.Random(0), tags)
     loop = parse_loot_table("test:loop", one_pool({"type": "minecraft:loot_table", "name": "test:loop"}))
@@ -608,7 +606,7 @@ def test_merge_keeps_first_appearance_order() -> None:
         ],
     }
     out = roll(parse_loot_table("test:t", table), HAND, random.Random(0), tags)
-    assert out == [ItemStack(name="minecraft:sand", count=2), ItemStack(name="minecraft:dirt", count=1)]
+    assert out == [Stack("minecraft:sand", 2), Stack("minecraft:dirt", 1)]
 
 
 # ---------------------------------------------------------------------------------------------- packs
@@ -641,10 +639,8 @@ def test_later_pack_overrides_earlier(tmp_path: Path) -> None:
         tables = LootTableSet.from_pack_dirs([base, override])
         assert tables.locations() == ["minecraft:blocks/dirt", "minecraft:blocks/sand"]
         rng = random.Random(0)
-        assert tables.roll("blocks/dirt", HAND, rng, tags) == [ItemStack(name="minecraft:diamond", count=1)]
-        assert tables.roll("minecraft:blocks/sand", HAND, rng, tags) == [
-            ItemStack(name="minecraft:sand", count=1)
-        ]
+        assert tables.roll("blocks/dirt", HAND, rng, tags) == [Stack("minecraft:diamond", 1)]
+        assert tables.roll("minecraft:blocks/sand", HAND, rng, tags) == [Stack("minecraft:sand", 1)]
 
 
 def test_pack_errors_name_the_file(tmp_path: Path) -> None:

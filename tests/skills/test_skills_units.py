@@ -25,7 +25,7 @@ from mirrorcraft.skills import SKILL_CLASSES, ActionHistory, SkillContext
 from mirrorcraft.skills.containers import burn_ticks
 from mirrorcraft.skills.controls import format_reachability
 from mirrorcraft.skills.items import armour_slot
-from mirrorcraft.skills.routes import ECONOMIES, PICKAXE, WORLD_KINDS, RouteResult, grid, spiral_direction
+from mirrorcraft.skills.routes import PICKAXE, WORLD_KINDS, RouteResult, economy, grid, spiral_direction
 
 RECIPES = Path(VANILLA_PACK_DIR) / "data" / "minecraft" / "recipes"
 
@@ -54,7 +54,7 @@ def _rules(kind: str) -> dict[str, object]:
 
 @pytest.mark.parametrize("kind", WORLD_KINDS)
 def test_route_economies_match_the_manifests_and_vanilla_recipes(kind: str) -> None:
-    eco, f = ECONOMIES[kind], _rules(kind)
+    eco, f = economy(kind), _rules(kind)
     m = "minecraft:"
     planks = f.get(f"recipe:{m}oak_planks", (m + "oak_planks", _vanilla_count("oak_planks")))
     assert eco.planks_per_log == planks[1]

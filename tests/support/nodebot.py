@@ -1,4 +1,4 @@
-"""The Python side of the one Mineflayer test client, ``tests/node/driver.js`` (importable: ``from nodebot import``).
+"""The Python side of the one Mineflayer test client, ``tests/node/driver.js`` (``from support.nodebot import ...``).
 
 The driver reads JSON commands ``{"id", "cmd", ...}`` on stdin (one command per feature: world, movement,
 digging and placing, inventory, windows and crafting, chests, enchanting, entities, chat, client state; see

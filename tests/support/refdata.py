@@ -1,4 +1,4 @@
-"""Paths of the independent reference data used by tests (importable: ``from refdata import mcdata_path``).
+"""Paths of the independent reference data used by tests (``from support.refdata import mcdata_path``).
 
 Kept out of ``conftest.py`` because several test folders have their own ``conftest.py`` and
 ``from conftest import ...`` would then be ambiguous.

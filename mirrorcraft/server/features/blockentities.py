@@ -20,7 +20,7 @@ from pathlib import Path
 from mirrorcraft.errors import WorldError
 from mirrorcraft.rules.cooking import CookingDevice
 from mirrorcraft.server.features.chests import Chests
-from mirrorcraft.server.features.furnaces import Furnaces, to_device
+from mirrorcraft.server.features.furnaces import Furnaces
 from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.kernel import Behaviour, Kernel
 from mirrorcraft.server.kernel.stacks import Stack
@@ -94,7 +94,7 @@ class BlockEntities:
                 dev = self.furnaces.new_device(e["device"])
                 field = "slots"
                 for k, s in enumerate(e["slots"]):
-                    dev.slots[k] = to_device(Stack(str(s[0]), int(s[1]))) if s else None
+                    dev.slots[k] = Stack(str(s[0]), int(s[1])) if s else None
                 for field in ("lit_time", "lit_duration", "cooking_progress", "cooking_total_time"):
                     setattr(dev, field, int(e[field]))
                 field = "recipes_used"

@@ -30,16 +30,20 @@ from typing import Any
 import nbtlib
 
 from mirrorcraft.errors import WorldError
+from mirrorcraft.rules.blocks import block_entity_type, menu_blocks
+from mirrorcraft.rules.packs import namespaced
 from mirrorcraft.server import facts, wire
 from mirrorcraft.server.features.windows import Menu, Windows
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 from mirrorcraft.server.kernel.stacks import Stack
 
-#: Blocks whose block entity is a 27-slot chest (the trapped chest is a ``ChestBlockEntity`` subclass).
-CHEST_BLOCKS = ("chest", "trapped_chest")
+#: Blocks (bare names) whose use opens a 27-slot chest window over their ``ChestBlockEntity`` (the chest and
+#: the trapped chest, ``rules/data/blocks.json``).
+CHEST_BLOCKS = facts.bare_names(menu_blocks("generic_9x3"))
 CHEST_SIZE = 27
-#: Block-entity id written for each chest block (vanilla ``BlockEntityType`` names).
-ENTITY_IDS = {"chest": "minecraft:chest", "trapped_chest": "minecraft:trapped_chest"}
+#: Block-entity id written for each chest block (vanilla ``BlockEntityType``, ``rules.blocks``), and back.
+ENTITY_IDS = {b: block_entity_type(b) for b in CHEST_BLOCKS}
+BLOCKS_OF_ENTITY_IDS = {e: b for b, e in ENTITY_IDS.items()}
 
 Pos = tuple[int, int, int]
 
@@ -55,7 +59,7 @@ def blocked_above(state: int) -> bool:
 class ChestEntity:
     """The contents of one chest: 27 stacks or ``None``."""
 
-    def __init__(self, block: str = "chest") -> None:
+    def __init__(self, block: str) -> None:
         self.block = block
         self.slots: list[Stack | None] = [None] * CHEST_SIZE
 
@@ -88,8 +92,8 @@ class ChestEntity:
         """
         field = "id"
         try:
-            block = str(e["id"]).removeprefix("minecraft:")
-            if block not in CHEST_BLOCKS:
+            block = BLOCKS_OF_ENTITY_IDS.get(namespaced(str(e["id"])))
+            if block is None:
                 raise ValueError(f"not a chest block entity: {e['id']!r}")
             chest = cls(block)
             field = "pos"
@@ -149,7 +153,7 @@ class ChestMenu(Menu):
         self.chests.kernel.emit(
             "container_move",
             player=self.player.display_name,
-            kind="chest",
+            kind=self.kind,
             pos=self.pos,
             delta={k: v for k, v in delta.items() if v},
         )
@@ -241,7 +245,7 @@ class Chests:
             return  # vanilla ChestBlock.isChestBlockedAt: the lid cannot open (no window)
         self.windows.open(
             p,
-            "chest",
+            ChestMenu.kind,
             pos,
             lambda wid: ChestMenu(self, p, wid, chest, pos),
             then=lambda menu: self.send_lid(pos, chest.block),

@@ -121,7 +121,7 @@ class KernelCommandHost:
         return EntityRef(
             uuid=str(p.uuid),
             name=p.display_name,
-            type="minecraft:player",
+            type=facts.PLAYER_TYPE,
             position=(p.pos[0], p.pos[1], p.pos[2]),
             is_player=True,
             alive=not self.admin.is_dead(p),
@@ -143,10 +143,10 @@ class KernelCommandHost:
         out = self.players()
         for it in self.items.entities.values():
             name = display_name("item", it.item)
-            out.append(EntityRef(str(it.uuid), name, "minecraft:item", tuple(it.pos), False))  # type: ignore[arg-type]
-        cow_name = display_name("entity", "minecraft:cow")
+            out.append(EntityRef(str(it.uuid), name, facts.ITEM_TYPE, tuple(it.pos), False))  # type: ignore[arg-type]
+        cow_name = display_name("entity", facts.COW_TYPE)
         for cow in self.mobs.living():
-            out.append(EntityRef(str(cow.uuid), cow_name, "minecraft:cow", tuple(cow.pos), False))  # type: ignore[arg-type]
+            out.append(EntityRef(str(cow.uuid), cow_name, facts.COW_TYPE, tuple(cow.pos), False))  # type: ignore[arg-type]
         return out
 
     def spawn_point(self) -> tuple[float, float, float]:
@@ -245,7 +245,7 @@ class KernelCommandHost:
             self.admin.kill_player(self._player(entity))
             return
         target = self._non_player(entity)
-        if entity.type == "minecraft:item":
+        if entity.type == facts.ITEM_TYPE:
             self.items.remove(target)
             return
         self.mobs.kill(target)

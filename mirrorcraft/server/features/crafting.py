@@ -1,7 +1,7 @@
 """Crafting: the crafting table's window and the player's 2x2 grid, with results from the world's recipes.
 
 Vanilla behaviour followed (``CraftingMenu``, ``InventoryMenu``, ``ResultSlot.onTake``): the result slot
-shows the recipe book's match for the grid (:class:`~mirrorcraft.rules.recipes.RecipeBook` of the world's
+shows the recipe book's match for the grid (:class:`~mirrorcraft.rules.recipe_book.RecipeBook` of the world's
 packs, through the :class:`~mirrorcraft.rules.oracle.OutcomeOracle`, so every take is published with its
 vanilla outcome as a ``craft`` outcome); taking it consumes one of each grid item and leaves the recipe's
 remainders (a bucket...), in the grid when its slot emptied, else in the inventory; shift-click repeats the
@@ -14,6 +14,7 @@ result slot (the inventory feature returns the grid).
 
 from __future__ import annotations
 
+from mirrorcraft.rules.blocks import menu_blocks
 from mirrorcraft.rules.oracle import Outcome
 from mirrorcraft.rules.recipes import CraftResult
 from mirrorcraft.server import facts, outcomes, wire
@@ -23,8 +24,6 @@ from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 from mirrorcraft.server.kernel.inventory import Click
 from mirrorcraft.server.kernel.stacks import Stack, max_stack_of, same_kind, with_count
 from mirrorcraft.server.world_rules import WorldRules
-
-TABLE = "crafting_table"
 
 
 class CraftingMenu(Menu):
@@ -195,6 +194,8 @@ class Crafting:
         self.windows = windows
         self.inventory = inventory
         self._grids: dict[Player, InventoryCrafting] = {}
+        #: The blocks whose use opens the crafting menu (``rules.blocks``: the crafting table).
+        self.tables = facts.bare_names(menu_blocks(CraftingMenu.kind))
         ev = kernel.events
         ev.before("use_block", self._on_use_block)
         ev.before("click", self._on_click)
@@ -210,7 +211,7 @@ class Crafting:
         return g
 
     def _on_use_block(self, b: Behaviour) -> None:
-        self.windows.open_on_use(b, (TABLE,), "crafting", self._open)
+        self.windows.open_on_use(b, self.tables, "crafting", self._open)
 
     def _open(self, p: Player, pos: tuple[int, int, int]) -> None:
         self.windows.open(p, "crafting", pos, lambda wid: CraftingMenu(self, p, wid))

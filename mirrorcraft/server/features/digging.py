@@ -1,6 +1,7 @@
 """Digging: ``player_digging`` start / cancel / finish, delayed finishes, breaking blocks and their drops.
 
-Vanilla behaviour followed (``ServerPlayerGameMode``; the break time is :mod:`mirrorcraft.rules.digging`):
+Vanilla behaviour followed (``ServerPlayerGameMode``; the break time and whether a tool harvests a block are
+:mod:`mirrorcraft.rules.digging` over the world's block tags, ``WorldRules.mining``):
 
 * a start (status 0) out of reach or on air is refused (the block is resent); a block the player breaks in
   one tick (progress per tick >= 1) breaks at once; otherwise the dig is remembered with its start tick.
@@ -30,6 +31,7 @@ import math
 from dataclasses import dataclass
 
 from mirrorcraft.protocol import serverbound as sb
+from mirrorcraft.rules.blocks import WATER, liquid_of
 from mirrorcraft.rules.digging import DigConditions, can_harvest, finish_accepted, progress_per_tick
 from mirrorcraft.rules.loot import BlockView, EntityView, LootContext, ToolView
 from mirrorcraft.rules.oracle import Outcome
@@ -63,6 +65,7 @@ class Digging:
     ) -> None:
         self.kernel = kernel
         self.rules = rules
+        self.mining = rules.mining  # the world's block tags: dig speed and harvest follow its packs
         self.items = items
         self.admin = admin
         self.effects = effects
@@ -79,7 +82,11 @@ class Digging:
         return st
 
     def conditions(self, p: Player) -> DigConditions:
-        """What the break time depends on for ``p`` now: the held item, Haste, Mining Fatigue, water, ground."""
+        """What the break time depends on for ``p`` now: the held item, Haste, Mining Fatigue, water, ground.
+
+        "In water" is the eyes in the water block itself (``rules.blocks.liquid_of``); vanilla's
+        ``isEyeInFluid(WATER)`` also counts waterlogged states and water plants (a known difference, the
+        body counts those)."""
         held = p.inventory.held_stack
         world = self.kernel.world
         eye = world.get_block(math.floor(p.pos[0]), math.floor(p.pos[1] + PLAYER_EYE), math.floor(p.pos[2]))
@@ -87,7 +94,7 @@ class Digging:
             item=held.item.removeprefix("minecraft:") if held else None,
             haste=self.effects.level(p, "minecraft:haste"),
             mining_fatigue=self.effects.level(p, "minecraft:mining_fatigue"),
-            in_water=facts.block_name(eye) == "water",
+            in_water=liquid_of(facts.block_name(eye)) == WATER,  # the water block only (docstring)
             on_ground=p.on_ground,
         )
 
@@ -111,7 +118,7 @@ class Digging:
         if status == 0:
             if not within_reach(p.pos, pos) or facts.is_air(state):
                 self._refuse(p, pos, state)
-            elif progress_per_tick(block, self.conditions(p)) >= 1.0:
+            elif progress_per_tick(block, self.conditions(p), self.mining) >= 1.0:
                 self._player_break(p, pos, state)
             else:
                 st.dig = (pos, k.tick_count)
@@ -125,7 +132,9 @@ class Digging:
                     "%s: finish at %s without a matching start (%s) or on air", p.display_name, pos, started
                 )
                 self._refuse(p, pos, state)
-            elif not finish_accepted(block, cond := self.conditions(p), k.tick_count - started[1]):
+            elif not finish_accepted(
+                block, cond := self.conditions(p), k.tick_count - started[1], self.mining
+            ):
                 # Vanilla (ServerPlayerGameMode, STOP_DESTROY_BLOCK below 0.7 progress): not refused but
                 # *delayed* — the server keeps counting from the start and breaks the block itself once its
                 # own progress reaches 1 (see tick). The client's prediction is undone now (vanilla's client
@@ -170,7 +179,7 @@ class Digging:
                 st.delayed = None
                 continue
             block = facts.block_of_state(state)
-            if progress_per_tick(block, self.conditions(p)) * (k.tick_count - start + 1) >= 1.0:
+            if progress_per_tick(block, self.conditions(p), self.mining) * (k.tick_count - start + 1) >= 1.0:
                 st.delayed = None
                 self._player_break(p, pos, state)
 
@@ -196,7 +205,7 @@ class Digging:
         tool = held.item.removeprefix("minecraft:") if held else None
         stacks: list[Stack] = []
         outcome = Outcome(actual=[], vanilla=[])  # not harvestable with that tool: nothing either way
-        if p is None or can_harvest(block, tool):
+        if p is None or can_harvest(block, tool, self.mining):
             stacks, outcome = self.roll_block_loot(state, tool, p)
             for s in stacks:
                 self.items.spawn(s, (pos[0] + 0.5, pos[1] + 0.25, pos[2] + 0.5), pop=True)
@@ -218,6 +227,6 @@ class Digging:
         ctx = LootContext(
             tool=ToolView(item=f"minecraft:{tool}" if tool else None),
             block=BlockView(name=block.name, state=block.state_properties(state)),
-            this_entity=EntityView(type="minecraft:player", sneaking=bool(p and p.sneaking)) if p else None,
+            this_entity=EntityView(type=facts.PLAYER_TYPE, sneaking=bool(p and p.sneaking)) if p else None,
         )
         return self.rules.roll_loot(location, ctx, self.loot_rng)

@@ -18,6 +18,7 @@ from typing import Any
 
 from mirrorcraft.protocol import serverbound as sb
 from mirrorcraft.rules.advancements import ItemView
+from mirrorcraft.rules.blocks import menu_blocks
 from mirrorcraft.rules.enchanting import EnchantResult, JavaRandom, count_bookshelves
 from mirrorcraft.server import facts, outcomes
 from mirrorcraft.server.features.advancements import Advancements
@@ -26,8 +27,6 @@ from mirrorcraft.server.features.windows import Menu, Windows
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 from mirrorcraft.server.kernel.stacks import Stack, enchanted_nbt, enchantments_of, max_stack_of, with_count
 from mirrorcraft.server.world_rules import WorldRules
-
-TABLE = "enchanting_table"
 
 Pos = tuple[int, int, int]
 
@@ -159,6 +158,8 @@ class Enchanting:
         self.rules = rules
         self.windows = windows
         self.experience = experience
+        #: The blocks whose use opens the enchantment menu (``rules.blocks``: the enchanting table).
+        self.tables = facts.bare_names(menu_blocks(EnchantmentMenu.kind))
         self.advancements = advancements
         self.players: dict[str, EnchantSeed] = {}
         kernel.events.before("use_block", self._on_use_block)
@@ -173,7 +174,7 @@ class Enchanting:
         return st
 
     def _on_use_block(self, b: Behaviour) -> None:
-        self.windows.open_on_use(b, (TABLE,), "enchanting", self._open)
+        self.windows.open_on_use(b, self.tables, "enchanting", self._open)
 
     def _open(self, p: Player, pos: Pos) -> None:
         self.windows.open(p, "enchantment", pos, lambda wid: EnchantmentMenu(self, p, wid, pos))

@@ -1,9 +1,9 @@
 """Experience: each player's level and progress bar, and the ``set_experience`` packet.
 
-Vanilla formulas (Minecraft Wiki "Experience", Java; ``Player.getXpNeededForNextLevel``,
-``giveExperiencePoints``, ``giveExperienceLevels``). Players start at the benchmark controls' level
-(``controls.xp_level``); points come from furnace takes (the furnaces feature) and commands, levels are
-spent by enchanting. No experience orbs are spawned: points are given directly (documented partial).
+Vanilla formulas (Minecraft Wiki "Experience", Java; ``Player.giveExperiencePoints``,
+``giveExperienceLevels``; the level formulas ``total_xp``/``xp_needed`` are
+:mod:`mirrorcraft.rules.experience`). Players start at the benchmark controls' level (``controls.xp_level``);
+points come from furnace takes (the furnaces feature) and commands, levels are spent by enchanting. No experience orbs are spawned: points are given directly (documented partial).
 State is kept by player name (a reconnect keeps it; a death resets it unless ``keepInventory``).
 """
 
@@ -11,24 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mirrorcraft.rules.experience import total_xp, xp_needed
 from mirrorcraft.server import wire
 from mirrorcraft.server.kernel import Kernel, Player
-
-
-def total_xp(level: int) -> int:
-    """Total experience points at the start of ``level`` (Minecraft Wiki "Experience", Java)."""
-    if level <= 16:
-        return level * level + 6 * level
-    if level <= 31:
-        return int(2.5 * level * level - 40.5 * level + 360)
-    return int(4.5 * level * level - 162.5 * level + 2220)
-
-
-def xp_needed(level: int) -> int:
-    """Points from ``level`` to the next (vanilla ``Player.getXpNeededForNextLevel``)."""
-    if level >= 30:
-        return 112 + (level - 30) * 9
-    return 37 + (level - 15) * 5 if level >= 15 else 7 + level * 2
 
 
 @dataclass

@@ -12,7 +12,8 @@ hooks into the other features' behaviours: ``"held_slot"`` (switching slots stop
 Rules as data: the points and saturation a food restores come from gamedata's foods (minecraft-data
 1.19.2 ``foods.json``; ``saturation`` there is the absolute value ``points x modifier x 2``). The few facts
 that live in vanilla code, not data (which foods are always edible or fast, what a stew leaves behind,
-the golden apples' effects), are the tables below, each citing the 1.19.2 class it comes from.
+the golden apples' effects), are :mod:`mirrorcraft.rules.items` (``rules/data/items.json``, citing the
+1.19.2 classes they come from).
 
 Vanilla behaviour followed (1.19.2 ``FoodData``, ``Player``, ``LivingEntity``, ``ServerPlayer``):
 
@@ -50,6 +51,7 @@ from dataclasses import dataclass, field
 from mirrorcraft.errors import GameDataError, ProtocolError
 from mirrorcraft.gamedata import food as food_info
 from mirrorcraft.protocol import serverbound as sb
+from mirrorcraft.rules.items import always_edible, eaten_remainder, fast_food, food_effects
 from mirrorcraft.server import facts, wire
 from mirrorcraft.server.features.admin import Admin
 from mirrorcraft.server.features.effects import Effects
@@ -67,27 +69,6 @@ EAT_TICKS = 32  # Item.getUseDuration for food
 FAST_EAT_TICKS = 16  # FoodProperties.isFastFood
 EXHAUSTION_BREAK = 0.005  # Block.playerDestroy
 EXHAUSTION_ATTACK = 0.1  # Player.attack
-# Foods.java (1.19.2): FoodProperties.Builder.alwaysEat() / .fast()
-ALWAYS_EDIBLE = frozenset({"golden_apple", "enchanted_golden_apple", "chorus_fruit"})
-FAST_FOODS = frozenset({"dried_kelp"})
-# BowlFoodItem / SuspiciousStewItem leave a bowl, HoneyBottleItem a glass bottle
-REMAINDERS = {
-    "mushroom_stew": "bowl",
-    "rabbit_stew": "bowl",
-    "beetroot_soup": "bowl",
-    "suspicious_stew": "bowl",
-    "honey_bottle": "glass_bottle",
-}
-# Foods.java: effects with probability 1.0 (effect, duration ticks, amplifier)
-FOOD_EFFECTS: dict[str, tuple[tuple[str, int, int], ...]] = {
-    "golden_apple": (("minecraft:regeneration", 100, 1), ("minecraft:absorption", 2400, 0)),
-    "enchanted_golden_apple": (
-        ("minecraft:regeneration", 400, 1),
-        ("minecraft:resistance", 6000, 0),
-        ("minecraft:fire_resistance", 6000, 0),
-        ("minecraft:absorption", 2400, 3),
-    ),
-}
 FINISHED_USING = 9  # entity_status: LivingEntity's "finished using item" event
 MAX_CATCH_UP = 100  # ticks replayed after a reactor stall (the clock counts at most 100 skipped ticks too)
 
@@ -219,9 +200,9 @@ class Food:
             return False
         st = self.state(p)
         creative = self.admin.game_mode(p) == "creative"
-        if not (st.food < MAX_FOOD or name in ALWAYS_EDIBLE or creative):  # Player.canEat
+        if not (st.food < MAX_FOOD or always_edible(stack.item) or creative):  # Player.canEat
             return False
-        ticks = FAST_EAT_TICKS if name in FAST_FOODS else EAT_TICKS
+        ticks = FAST_EAT_TICKS if fast_food(stack.item) else EAT_TICKS
         st.eating = Eating(hand, slot, stack.item, self.kernel.tick_count + ticks)
         self.kernel.emit("eat_started", player=p.display_name, item=name, ticks=ticks)
         return True
@@ -255,7 +236,7 @@ class Food:
             stack = inv.slots[eating.slot]
             assert stack is not None
             inv.slots[eating.slot] = stack._replace(count=stack.count - 1) if stack.count > 1 else None
-            rest = REMAINDERS.get(name)
+            rest = eaten_remainder(eating.item)
             if rest is not None:
                 rkey = facts.item_key(rest)
                 if inv.slots[eating.slot] is None:
@@ -267,7 +248,7 @@ class Food:
                         self.items.throw(p, Stack(rkey, left))
         p.send_slots(changed)
         p.send("entity_status", wire.entity_status(p.eid, FINISHED_USING))
-        for effect, ticks, amplifier in FOOD_EFFECTS.get(name, ()):
+        for effect, ticks, amplifier in food_effects(eating.item):
             self.effects.add(p, effect, ticks, amplifier, False)
         self.kernel.emit("ate", player=p.display_name, item=name, food=st.food, saturation=st.saturation)
 

@@ -18,7 +18,7 @@ stream).
 from __future__ import annotations
 
 from mirrorcraft.rules.cooking import FUEL, INPUT, OUTPUT, CookingDevice, Take
-from mirrorcraft.rules.cooking import Stack as DeviceStack
+from mirrorcraft.rules.devices import DEVICE_RECIPE_TYPES, fuel_slot_accepts
 from mirrorcraft.server import facts, outcomes
 from mirrorcraft.server.features.experience import Experience
 from mirrorcraft.server.features.windows import Menu, Windows
@@ -26,20 +26,11 @@ from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 from mirrorcraft.server.kernel.stacks import Stack, max_stack_of, same_kind, with_count
 from mirrorcraft.server.world_rules import WorldRules
 
-DEVICES = ("furnace", "blast_furnace", "smoker")
+#: The furnace-family blocks (bare names): the cooking devices of ``rules/data/cooking.json``.
+DEVICES = frozenset(DEVICE_RECIPE_TYPES)
 MAX_CATCH_UP = 200  # device ticks replayed after a reactor stall
 
 Pos = tuple[int, int, int]
-
-
-def from_device(s: DeviceStack | None) -> Stack | None:
-    """A device slot as the server's stack (the rules' cooking stack has no NBT)."""
-    return Stack(facts.item_key(s.item), s.count) if s else None
-
-
-def to_device(s: Stack | None) -> DeviceStack | None:
-    """The server's stack as a device slot (its NBT is not kept: furnaces cook plain items)."""
-    return DeviceStack(s.item, s.count) if s else None
 
 
 class FurnaceMenu(Menu):
@@ -58,16 +49,16 @@ class FurnaceMenu(Menu):
         self.kind = device.device
 
     def cget(self, i: int) -> Stack | None:
-        return from_device(self.device.slots[i])
+        return self.device.slots[i]
 
     def cset(self, i: int, s: Stack | None) -> None:
-        self.device.put(i, to_device(s))
+        self.device.put(i, s)
 
     def can_place(self, i: int, s: Stack) -> bool:
         if i == OUTPUT:
             return False
         if i == FUEL:
-            return self.device.fuels.is_fuel(s.item) or s.item == "minecraft:bucket"  # type: ignore[union-attr]
+            return fuel_slot_accepts(s.item, self.device.fuels.is_fuel)  # type: ignore[union-attr]
         return True
 
     def quick_move(self, i: int) -> None:
@@ -174,7 +165,7 @@ class Furnaces:
         dev = self.devices.pop(pos, None)
         if dev is None:
             return None
-        return [from_device(s) for s in dev.slots if s is not None]  # type: ignore[misc]
+        return [s for s in dev.slots if s is not None]
 
     def _on_use_block(self, b: Behaviour) -> None:
         self.windows.open_on_use(b, DEVICES, "furnaces", self._open)

@@ -18,9 +18,9 @@ channel ``mirrorcraft:tick_rate`` whose data is the ticks per second as ASCII de
 
 from __future__ import annotations
 
+from mirrorcraft.rules.experience import total_xp
 from mirrorcraft.server import facts, wire
 from mirrorcraft.server.features.chunks import Chunks
-from mirrorcraft.server.features.experience import total_xp
 from mirrorcraft.server.features.food import Food
 from mirrorcraft.server.features.inventory import Inventory
 from mirrorcraft.server.features.items import Items

@@ -4,9 +4,10 @@ their loot table.
 Why cows only: they are the benchmark's one mob (leather and beef in the early route; the sandbox places
 four). Vanilla behaviour followed, simplified where the benchmark does not need more:
 
-* **spawning**: every ``minecraft:cow`` in ``<world>/entities`` (1.17+ entity chunks) at start; natural
-  passive-mob spawning (every 400 ticks, ``doMobSpawning``) is :mod:`mirrorcraft.server.features.spawning`, which
-  adds its cows through :meth:`Mobs.add_cow`. Cows are not written back by ``save`` (partial).
+* **spawning**: every ``minecraft:cow`` (``facts.COW_TYPE``) in ``<world>/entities`` (1.17+ entity chunks)
+  at start; natural passive-mob spawning (every 400 ticks, ``doMobSpawning``) is
+  :mod:`mirrorcraft.server.features.spawning`, which adds its cows through :meth:`Mobs.add_cow`. Cows are
+  not written back by ``save`` (partial).
 * **wandering** (``RandomStrollGoal``): an idle cow starts a stroll with chance 1/120 per tick to a random
   spot up to 10 blocks away horizontally on standable ground (feet and head free of collision, not water,
   solid block below, up 1 / down 3 per step, inside the border) at 0.1 blocks per tick (a simplification
@@ -17,10 +18,11 @@ four). Vanilla behaviour followed, simplified where the benchmark does not need 
   catalogue world holds hundreds of cows, and walking them all cost most of an accelerated server's tick.
   The AI draws from its own seeded stream (``seeded_rng(world seed, episode seed, "mobs")``).
 * **attacks** (``use_entity`` with mouse 1, within 6 blocks like vanilla's ``distanceToSqr < 36``):
-  the ``"attack"`` behaviour is asked first (a hook may cancel the hit); damage = the held item's attack
-  damage (hand-authored :data:`ATTACK_DAMAGE`, Minecraft Wiki item pages for Java 1.19; empty hand 1) +
-  Sharpness (0.5 x level + 0.5) + Strength (3 per level) - Weakness (4 per level); the attack
-  cooldown is taken as fully charged and there are no critical hits (partial). Invulnerability: a hit
+  the ``"attack"`` behaviour is asked first (a hook may cancel the hit); damage =
+  :func:`mirrorcraft.rules.combat.attack_damage` of the held item, its enchantments and the attacker's live
+  effects (the item's attack damage, empty hand 1, + Sharpness 0.5 x level + 0.5, + Strength 3 per level,
+  - Weakness 4 per level; cited in ``rules/data/combat.json``); the attack cooldown is taken as fully
+  charged and there are no critical hits (partial). Invulnerability: a hit
   within 10 ticks of the previous one only deals the excess damage (``LivingEntity.hurt``). Knockback:
   0.4 away from the attacker (``LivingEntity.knockback``), plus Knockback enchantment levels x 0.5.
 * **death**: at 0 health the cow's loot table (``<ns>:entities/cow`` from the loaded packs) is rolled
@@ -45,6 +47,8 @@ from pathlib import Path
 
 from mirrorcraft.errors import WorldError
 from mirrorcraft.protocol import serverbound as sb
+from mirrorcraft.rules.blocks import NO_FLUID, liquid_of
+from mirrorcraft.rules.combat import attack_damage
 from mirrorcraft.rules.loot import EntityView, LootContext
 from mirrorcraft.server import facts, outcomes, wire
 from mirrorcraft.server.features.effects import Effects
@@ -68,57 +72,6 @@ NO_ACTION_IDLE = 100  # RandomStrollGoal: no new stroll once noActionTime reache
 ATTACK_RANGE_SQ = 36.0
 DEATH_TICKS = 20
 HURT, DEATH = 2, 3  # entity_status events (LivingEntity.handleEntityEvent)
-
-# Attack damage (hearts x 2) of weapons and tools in Java 1.19 (Minecraft Wiki "Sword", "Axe", "Pickaxe",
-# "Shovel", "Hoe" pages: the attribute tooltips); anything else hits like an empty hand (1).
-ATTACK_DAMAGE: dict[str, float] = {
-    **{
-        f"{m}_sword": d
-        for m, d in [
-            ("wooden", 4),
-            ("golden", 4),
-            ("stone", 5),
-            ("iron", 6),
-            ("diamond", 7),
-            ("netherite", 8),
-        ]
-    },
-    **{
-        f"{m}_axe": d
-        for m, d in [
-            ("wooden", 7),
-            ("golden", 7),
-            ("stone", 9),
-            ("iron", 9),
-            ("diamond", 9),
-            ("netherite", 10),
-        ]
-    },
-    **{
-        f"{m}_pickaxe": d
-        for m, d in [
-            ("wooden", 2),
-            ("golden", 2),
-            ("stone", 3),
-            ("iron", 4),
-            ("diamond", 5),
-            ("netherite", 6),
-        ]
-    },
-    **{
-        f"{m}_shovel": d
-        for m, d in [
-            ("wooden", 2.5),
-            ("golden", 2.5),
-            ("stone", 3.5),
-            ("iron", 4.5),
-            ("diamond", 5.5),
-            ("netherite", 6.5),
-        ]
-    },
-    **{f"{m}_hoe": 1.0 for m in ("wooden", "golden", "stone", "iron", "diamond", "netherite")},
-    "trident": 9.0,
-}
 
 
 @dataclass
@@ -170,7 +123,7 @@ class Mobs:
         save = Save.open(world)
         for cx, cz in save.entity_chunk_positions():
             for ent in save.read_entities(cx, cz):
-                if str(ent.get("id")) != "minecraft:cow":
+                if str(ent.get("id")) != facts.COW_TYPE:
                     continue
                 try:
                     pos = [float(v) for v in ent["Pos"]]
@@ -208,7 +161,7 @@ class Mobs:
             wire.spawn_entity(
                 cow.eid,
                 cow.uuid,
-                facts.entity_type("cow"),
+                facts.entity_type(facts.COW_TYPE),
                 *cow.pos,
                 (0.0, 0.0, 0.0),
                 yaw=cow.yaw,
@@ -225,11 +178,11 @@ class Mobs:
         box = (x - h, y, z - h, x + h, y + COW_HEIGHT, z + h)
         if collides(world, box) or not world.inside_border(x, z):
             return False
-        if facts.block_name(world.get_block(math.floor(x), math.floor(y), math.floor(z))) in (
-            "water",
-            "lava",
+        if (
+            liquid_of(facts.block_name(world.get_block(math.floor(x), math.floor(y), math.floor(z))))
+            != NO_FLUID
         ):
-            return False
+            return False  # feet in the water or lava block (a water plant does not count)
         below = (x - h, y - 0.01, z - h, x + h, y, z + h)
         return collides(world, below)
 
@@ -309,21 +262,15 @@ class Mobs:
         if (ex - cow.pos[0]) ** 2 + (ey - cy) ** 2 + (ez - cow.pos[2]) ** 2 >= ATTACK_RANGE_SQ:
             return False
         k = self.kernel
-        if k.events.behaviour("attack", p, entity=cow, type="minecraft:cow").cancelled:
+        if k.events.behaviour("attack", p, entity=cow, type=facts.COW_TYPE).cancelled:
             return True
         held = p.inventory.held_stack
         name = held.item.removeprefix("minecraft:") if held else None
-        ench = {e.removeprefix("minecraft:"): v for e, v in enchantments_of(held).items()}
-        damage = ATTACK_DAMAGE.get(name or "", 1.0)
-        if ench.get("sharpness"):
-            damage += 0.5 * ench["sharpness"] + 0.5
+        enchantments = enchantments_of(held)
+        ench = {e.removeprefix("minecraft:"): v for e, v in enchantments.items()}
         # The player's live effects (the control plane's /effect changes them), not the configured defaults.
-        for eff in self.effects.effects_of(p):
-            if eff.effect == "minecraft:strength":
-                damage += 3.0 * (eff.amplifier + 1)
-            elif eff.effect == "minecraft:weakness":
-                damage -= 4.0 * (eff.amplifier + 1)
-        damage = max(0.0, damage)
+        effects = [(eff.effect, eff.amplifier) for eff in self.effects.effects_of(p)]
+        damage = attack_damage(held.item if held else None, enchantments, effects)
         if cow.hurt_ticks < 10:  # still invulnerable: only the excess over the last hit counts
             if damage <= cow.last_damage:
                 return True
@@ -352,20 +299,20 @@ class Mobs:
 
     def _die(self, p: Player, cow: Cow, looting: int, weapon: str | None) -> None:
         """Killed by ``p``: roll the loot with the killer → spawn the drops → publish the kill."""
-        player = EntityView(type="minecraft:player", sneaking=bool(p.sneaking))
+        player = EntityView(type=facts.PLAYER_TYPE, sneaking=bool(p.sneaking))
         ctx = LootContext(
-            this_entity=EntityView(type="minecraft:cow", on_fire=cow.on_fire),
+            this_entity=EntityView(type=facts.COW_TYPE, on_fire=cow.on_fire),
             killer=player,
             direct_killer=player,
             killer_player=player,
             looting=looting,
         )
         drops, outcome = self._fall(cow, ctx)
-        self.kernel.report(outcomes.kill_event("minecraft:cow", outcome, player=p.display_name))
+        self.kernel.report(outcomes.kill_event(facts.COW_TYPE, outcome, player=p.display_name))
         self.kernel.emit(
             "mob_killed",
             player=p.display_name,
-            entity="minecraft:cow",
+            entity=facts.COW_TYPE,
             weapon=weapon,
             drops=[(s.item, s.count) for s in drops],
         )
@@ -374,7 +321,7 @@ class Mobs:
         """``/kill`` of a cow: death animation and loot rolled without a killer (vanilla ``Entity.kill``);
         not published as a player kill."""
         cow.health = 0.0
-        self._fall(cow, LootContext(this_entity=EntityView(type="minecraft:cow", on_fire=cow.on_fire)))
+        self._fall(cow, LootContext(this_entity=EntityView(type=facts.COW_TYPE, on_fire=cow.on_fire)))
 
     def _fall(self, cow: Cow, ctx: LootContext):  # noqa: ANN202 - (drops, outcome)
         cow.dead_for = 0

@@ -7,17 +7,19 @@ behaviour (a hook may cancel a placement), and the ``place`` outcome and the ``b
 published. Every packet is acknowledged with its sequence.
 
 Vanilla behaviour followed (``BlockItem.place``, a subset): the block goes against the clicked face, or
-into the clicked block if that block is replaceable (air, water, grass, snow layer...); it fails if the
-target is occupied, outside the border or build height, or intersects a player (the client's prediction is
-undone: both blocks are resent). Logs and pillars take the face's axis; blocks with a horizontal
-``facing`` face the player (stairs face away); slabs and stairs take the clicked half; torches on a side
-wall become wall torches. The held stack shrinks by one (in creative too: a known difference).
+into the clicked block if that block is replaceable (``rules.blocks.replaceable``: air, water, grass, snow
+layer...); it fails if the target is occupied, outside the border or build height, or intersects a player
+(the client's prediction is undone: both blocks are resent). Logs and pillars take the face's axis; blocks
+with a horizontal ``facing`` face the player (stairs face away); slabs and stairs take the clicked half;
+torches on a side wall become wall torches (``rules.blocks.wall_variant``). The held stack shrinks by one
+(in creative too: a known difference).
 """
 
 from __future__ import annotations
 
 from mirrorcraft.errors import ContractError, GameDataError
 from mirrorcraft.protocol import serverbound as sb
+from mirrorcraft.rules.blocks import replaceable, wall_variant
 from mirrorcraft.server import facts, outcomes, wire
 from mirrorcraft.server.kernel import Kernel, Player
 from mirrorcraft.server.kernel.physics import boxes_intersect, player_box, within_reach
@@ -28,28 +30,6 @@ Pos = tuple[int, int, int]
 FACES = [(0, -1, 0), (0, 1, 0), (0, 0, -1), (0, 0, 1), (-1, 0, 0), (1, 0, 0)]
 FACE_AXIS = ["y", "y", "z", "z", "x", "x"]
 FACE_NAME = ["down", "up", "north", "south", "west", "east"]
-# Blocks a placement may replace (vanilla Material.replaceable in 1.19; code, not datapack data).
-REPLACEABLE = frozenset(
-    {
-        "air",
-        "cave_air",
-        "void_air",
-        "water",
-        "lava",
-        "grass",
-        "tall_grass",
-        "fern",
-        "large_fern",
-        "dead_bush",
-        "seagrass",
-        "tall_seagrass",
-        "vine",
-        "snow",
-        "glow_lichen",
-        "light",
-        "structure_void",
-    }
-)
 
 
 class Placing:
@@ -95,14 +75,14 @@ class Placing:
             block = facts.block(stack.item)
         except GameDataError:
             return  # not a block item (food, tools...): nothing to place
-        if facts.block_name(clicked_state) in REPLACEABLE:
+        if replaceable(facts.block_name(clicked_state)):
             target = clicked
         else:
             d = FACES[face]
             target = (clicked[0] + d[0], clicked[1] + d[1], clicked[2] + d[2])
         ok = False
         current = world.get_block(*target)
-        if facts.block_name(current) in REPLACEABLE and world.inside_border(target[0] + 0.5, target[2] + 0.5):
+        if replaceable(facts.block_name(current)) and world.inside_border(target[0] + 0.5, target[2] + 0.5):
             state = self.placement_state(block, face, cursor, p)
             boxes = [
                 (
@@ -140,8 +120,8 @@ class Placing:
         become wall torches."""
         props = dict(block.properties)
         name = block.name.removeprefix("minecraft:")
-        if name in ("torch", "soul_torch", "redstone_torch") and face >= 2:
-            wall = "wall_torch" if name == "torch" else name.replace("_torch", "_wall_torch")
+        wall = wall_variant(block.name) if face >= 2 else None
+        if wall is not None:
             return facts.state_id(wall, {"facing": FACE_NAME[face]})
         values: dict[str, str] = {}
         if "axis" in props:

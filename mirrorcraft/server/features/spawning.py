@@ -42,9 +42,10 @@ Vanilla behaviour followed (Java 1.19 ``ServerChunkCache.tickChunks`` / ``Natura
   number of steps to the group size. A spot is valid when its chunk is loaded, the block below is in
   ``#minecraft:animals_spawnable_on`` (from the loaded datapacks: grass blocks in vanilla), the sky light at
   the feet is at least :data:`MIN_LIGHT` (``Animal.isBrightEnoughToSpawn``: raw brightness > 8), the feet and
-  head blocks are not full cubes, hold no fluid, are not rails (``#prevent_mob_spawning_inside``) and are not
-  dangerous (fire, lava, cactus...), and the cow's box at ``(x + 0.5, y, z + 0.5)`` collides with no block and
-  lies inside the world border. At most 4 cows (``Cow.getMaxSpawnClusterSize``) spawn per chunk and cycle.
+  head blocks are not full cubes, hold no fluid (``rules.blocks.fluid_of``, or waterlogged), are not rails
+  (``#prevent_mob_spawning_inside``) and are not dangerous (fire, lava, cactus...; the tag names and the
+  dangerous blocks are Java code, cited in ``rules/data/spawning.json``), and the cow's box at
+  ``(x + 0.5, y, z + 0.5)`` collides with no block and lies inside the world border. At most 4 cows (``Cow.getMaxSpawnClusterSize``) spawn per chunk and cycle.
 * **randomness**: one stream, ``seeded_rng(world seed, episode seed, "spawning")``, draws the chunk
   order, positions, entries, group sizes, yaws and UUIDs, so two runs with the same seeds and the same
   player positions spawn identically.
@@ -55,8 +56,9 @@ zoom is not applied); light is sky light only (the server models no block light)
 stored light, it is derived per column like :mod:`~mirrorcraft.server.kernel.world` does (15 above the topmost
 light-filtering block, 0 below); no baby cows (vanilla makes 5 % of a group's later members babies);
 redstone-signal sources are not excluded from the feet/head blocks; the spawn-cost "charge" check is
-skipped (the overworld creature biomes have none). Cows are never despawned (vanilla: persistent
-category).
+skipped (the overworld creature biomes have none); the lava cauldron, dangerous in vanilla
+(``WalkNodeEvaluator.isBurningBlock``), is not among the dangerous blocks. Cows are never despawned (vanilla:
+persistent category).
 """
 
 from __future__ import annotations
@@ -71,6 +73,13 @@ import numpy as np
 
 from mirrorcraft.datapacks.biome import shipped_biome_specs
 from mirrorcraft.gamedata import codec_registry_ids
+from mirrorcraft.rules.blocks import NO_FLUID, fluid_of
+from mirrorcraft.rules.spawning import (
+    dangerous_blocks,
+    dangerous_when_lit,
+    spawn_blocked_inside,
+    spawnable_on,
+)
 from mirrorcraft.server import facts
 from mirrorcraft.server.features.admin import Admin
 from mirrorcraft.server.features.mobs import COW_HEIGHT, COW_WIDTH, Cow, Mobs
@@ -92,26 +101,10 @@ GROUP_ATTEMPTS = 3
 STEP_SPREAD = 6  # x += nextInt(6) - nextInt(6)
 MAX_CLUSTER = 4  # Mob.getMaxSpawnClusterSize
 MIN_LIGHT = 9  # Animal.isBrightEnoughToSpawn: getRawBrightness(pos, 0) > 8
-SPAWNABLE_ON_TAG = "minecraft:animals_spawnable_on"
-PREVENT_INSIDE_TAG = "minecraft:prevent_mob_spawning_inside"
-# Blocks holding a fluid even when not waterlogged (FluidState non-empty).
-FLUID_BLOCKS = frozenset(
-    {"water", "lava", "bubble_column", "seagrass", "tall_seagrass", "kelp", "kelp_plant"}
-)
-# EntityType.isBlockDangerous for a cow (not fire-immune): fire, magma, lit campfires, lava, and the
-# blocks a cow is never spawned into (wither rose, sweet berry bush, cactus, powder snow).
-DANGEROUS = frozenset(
-    {
-        "fire",
-        "soul_fire",
-        "magma_block",
-        "lava",
-        "wither_rose",
-        "sweet_berry_bush",
-        "cactus",
-        "powder_snow",
-    }
-)
+#: Blocks (bare names) a creature that is not fire-immune is never spawned into (``rules.spawning``: fire,
+#: lava, magma, cactus...), and those dangerous only when lit (campfires).
+DANGEROUS = facts.bare_names(dangerous_blocks())
+DANGEROUS_WHEN_LIT = facts.bare_names(dangerous_when_lit())
 
 
 @dataclass(frozen=True)
@@ -165,12 +158,8 @@ class NaturalSpawner:
         self.spawns = dict(spawns) if spawns is not None else shipped_creature_spawns()
         self._biome_names = {v: k for k, v in codec_registry_ids("minecraft:worldgen/biome").items()}
         block_tags = rules.packs.tags.get("blocks", {})
-        self.spawnable_on = frozenset(
-            n.removeprefix("minecraft:") for n in block_tags.get(SPAWNABLE_ON_TAG, ("minecraft:grass_block",))
-        )
-        self.prevent_inside = frozenset(
-            n.removeprefix("minecraft:") for n in block_tags.get(PREVENT_INSIDE_TAG, ())
-        )
+        self.spawnable_on = facts.bare_names(spawnable_on(block_tags))
+        self.prevent_inside = facts.bare_names(spawn_blocked_inside(block_tags))
         tables = facts.state_tables()
         self._full_cube = tables.full_cube
         self._is_air = tables.is_air
@@ -238,7 +227,7 @@ class NaturalSpawner:
         self.spawned += len(new)
         if new:
             self.kernel.emit(
-                "mobs_spawned", entity="minecraft:cow", count=len(new), tick=self.kernel.tick_count
+                "mobs_spawned", entity=facts.COW_TYPE, count=len(new), tick=self.kernel.tick_count
             )
         return new
 
@@ -301,11 +290,11 @@ class NaturalSpawner:
         if self._full_cube[state]:
             return False
         name = facts.block_name(state)
-        if name in FLUID_BLOCKS or facts.state_props(state).get("waterlogged") == "true":
+        if fluid_of(name) != NO_FLUID or facts.state_props(state).get("waterlogged") == "true":
             return False
         if name in self.prevent_inside or name in DANGEROUS:
             return False
-        if name in ("campfire", "soul_campfire") and facts.state_props(state).get("lit") == "true":
+        if name in DANGEROUS_WHEN_LIT and facts.state_props(state).get("lit") == "true":
             return False
         return True
 
@@ -362,7 +351,7 @@ class NaturalSpawner:
                     if entry is None:
                         break  # vanilla: no spawner data here ends this group attempt
                     steps = entry.min_count + rng.randrange(1 + entry.max_count - entry.min_count)
-                if entry.type != "minecraft:cow" or not self.valid_spot(x, y, z):
+                if entry.type != facts.COW_TYPE or not self.valid_spot(x, y, z):
                     continue  # cows are the one mob the server models
                 yaw = rng.random() * 360.0
                 uid = uuidlib.UUID(int=rng.getrandbits(128), version=4)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mirrorcraft.errors import ContractError
+from mirrorcraft.rules.items import EQUIPMENT_SLOTS, fits_equipment_slot
 from mirrorcraft.server import facts
 from mirrorcraft.server.kernel.stacks import Stack, same_kind, with_count
 
@@ -37,19 +38,14 @@ HOTBAR = range(36, 45)
 OFFHAND = 45
 OUTSIDE = -999
 
-_ARMOR_SUFFIX = {
-    5: ("_helmet", "carved_pumpkin", "turtle_helmet"),
-    6: ("_chestplate", "elytra"),
-    7: ("_leggings",),
-    8: ("_boots",),
-}
 
 Prediction = tuple[int, int] | None  # a client's view of a slot: (item id, count), NBT not compared
 
 
 def _fits_armor(slot: int, item: str) -> bool:
-    name = item.removeprefix("minecraft:")
-    return any(name.endswith(s) for s in _ARMOR_SUFFIX[slot])
+    """Whether armor slot ``slot`` (5 head .. 8 feet) takes ``item`` (``rules.items``: vanilla
+    ``Mob.getEquipmentSlotForItem``)."""
+    return fits_equipment_slot(EQUIPMENT_SLOTS[slot - ARMOR.start], item)
 
 
 @dataclass

@@ -1,0 +1,70 @@
+"""Item mechanics as cited data: eating (always-edible and fast foods, what a food leaves behind, the golden
+apples' effects) and which armor slot takes an item.
+
+Why here: these are facts of the game's code (``Foods.java``, ``BowlFoodItem``, ``HoneyBottleItem``,
+``Mob.getEquipmentSlotForItem``), not of any datapack, and the server's food feature and inventory need
+them. Naming items in engine code is what the rules-as-data guard forbids, so the names live in
+``data/items.json`` with their source and the engine asks these functions. A food's points and saturation
+are minecraft-data's (``mirrorcraft.gamedata.food``). Item names are namespaced (``minecraft:bowl``); bare
+names are accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mirrorcraft.rules.mechanics import mechanics_data
+from mirrorcraft.rules.packs import namespaced
+
+__all__ = [
+    "EQUIPMENT_SLOTS",
+    "always_edible",
+    "eaten_remainder",
+    "fast_food",
+    "fits_equipment_slot",
+    "food_effects",
+    "item_constants",
+]
+
+
+def item_constants() -> dict[str, Any]:
+    """The hand-authored table of ``data/items.json``."""
+    return mechanics_data("items")
+
+
+#: The armor slots of :func:`fits_equipment_slot` (vanilla ``EquipmentSlot`` names), head to feet, the order
+#: of window 0's slots 5-8.
+EQUIPMENT_SLOTS: tuple[str, ...] = tuple(item_constants()["equipment_slots"])
+
+
+def always_edible(item: str) -> bool:
+    """Whether ``item`` may be eaten with a full food bar (``FoodProperties.canAlwaysEat``)."""
+    return namespaced(item) in item_constants()["always_edible"]
+
+
+def fast_food(item: str) -> bool:
+    """Whether ``item`` is eaten in half the time (``FoodProperties.isFastFood``)."""
+    return namespaced(item) in item_constants()["fast_foods"]
+
+
+def eaten_remainder(item: str) -> str | None:
+    """The item (namespaced) that eating ``item`` leaves behind (a stew's bowl...), else ``None``."""
+    return item_constants()["eaten_remainders"].get(namespaced(item))
+
+
+def food_effects(item: str) -> tuple[tuple[str, int, int], ...]:
+    """The effects eating ``item`` always gives, as ``(effect id, duration ticks, amplifier)``."""
+    return tuple(
+        (str(e), int(t), int(a)) for e, t, a in item_constants()["food_effects"].get(namespaced(item), ())
+    )
+
+
+def fits_equipment_slot(slot: str, item: str) -> bool:
+    """Whether armor slot ``slot`` (one of :data:`EQUIPMENT_SLOTS`) takes ``item``.
+
+    Raises:
+        KeyError: ``slot`` is not an armor slot.
+    """
+    table = item_constants()["equipment_slots"][slot]
+    name = namespaced(item)
+    return name in table["items"] or name.partition(":")[2].endswith(tuple(table["suffixes"]))
