@@ -189,6 +189,11 @@ async def _route(srv: EmbeddedServer, spawn_bot2) -> None:
         hits.append(await bot.cmd("hit", entity=cow.eid))
         if hits[-1]["dead"]:
             break
+        # vanilla's hurt invulnerability (10 game ticks): a hit inside it deals only the excess, so the next
+        # swing waits for those ticks on the server's clock (not wall time: the server runs at 100 t/s)
+        hit_tick = srv.tick_count
+        while srv.tick_count - hit_tick <= 10:
+            await _sleep(0.02)
     assert hits[-1]["dead"], hits
     assert len(hits) == 2  # 10 health; a stone pickaxe (3) with the controls' Strength I (+3) deals 6
     await _teleport(srv, bot, cow.pos[0], cow.pos[1], cow.pos[2])
