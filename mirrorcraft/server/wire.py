@@ -377,7 +377,15 @@ def _pack9(values: np.ndarray) -> list[int]:
 # ---- windows ----------------------------------------------------------------------------------------------
 
 # wiki.vg "Inventory" / the 1.19 minecraft:menu registry (prismarine-windows assigns the same ids).
-MENU_TYPES = {"chest": 2, "blast_furnace": 9, "crafting": 11, "enchantment": 12, "furnace": 13, "smoker": 21}
+MENU_TYPES = {
+    "chest": 2,
+    "chest_double": 5,  # generic_9x6
+    "blast_furnace": 9,
+    "crafting": 11,
+    "enchantment": 12,
+    "furnace": 13,
+    "smoker": 21,
+}
 MENU_TITLES = {
     "crafting": "container.crafting",
     "furnace": "container.furnace",
@@ -385,6 +393,7 @@ MENU_TITLES = {
     "smoker": "container.smoker",
     "enchantment": "container.enchant",
     "chest": "container.chest",
+    "chest_double": "container.chestDouble",
 }
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from mirrorcraft.server.commands.texts import fmt, item_key, java_str, lang
+from mirrorcraft.server.facts import PLAYER_TYPE
 
 Component = dict[str, Any]
 
@@ -111,7 +112,7 @@ def player_name(name: str, uuid: str) -> Component:
             "clickEvent": {"action": "suggest_command", "value": f"/tell {name} "},
             "hoverEvent": {
                 "action": "show_entity",
-                "contents": {"type": "minecraft:player", "id": uuid, "name": {"text": name}},
+                "contents": {"type": PLAYER_TYPE, "id": uuid, "name": {"text": name}},
             },
             "text": name,
         }

@@ -23,7 +23,14 @@ from typing import Any
 from mirrorcraft import gamedata
 from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands import model as m
-from mirrorcraft.server.commands.base import CommandFailure, ExecutorBase, display, fail, format_list
+from mirrorcraft.server.commands.base import (
+    CommandFailure,
+    ExecutorBase,
+    display,
+    fail,
+    format_list,
+    source_display,
+)
 from mirrorcraft.server.commands.components import Component
 from mirrorcraft.server.commands.execute import ExecuteCommands
 from mirrorcraft.server.commands.grammar import parse_command
@@ -130,6 +137,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
     def execute(self, source: CommandSource, command: m.Command) -> CommandResult:
         """Run an already parsed command."""
         out: list[Component] = []
+        self._quiet: set[int] = set()
         try:
             result = self._dispatch(source, command, out)
         except CommandFailure as f:
@@ -143,6 +151,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
             log.error("command %r failed: %s: %s", command, type(err).__name__, err, exc_info=True)
             hover = {"action": "show_text", "contents": C.text(str(err))}
             return CommandResult(False, 0, [C.failure(T("command.failed", hoverEvent=hover))])
+        self._inform_admins(source, [c for i, c in enumerate(out) if i not in self._quiet])
         return CommandResult(True, result, self._visible(source, out, failed=False))
 
     def _visible(self, source: CommandSource, out: list[Component], failed: bool) -> list[Component]:
@@ -153,7 +162,25 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
 
     def _dispatch(self, source: CommandSource, c: Any, out: list[Component]) -> int:
         handler = getattr(self, "_run_" + type(c).__name__.lower())
-        return handler(source, c, out)
+        start = len(out)
+        try:
+            return handler(source, c, out)
+        finally:
+            if _quiet(c):
+                self._quiet.update(range(start, len(out)))
+
+    def _inform_admins(self, source: CommandSource, messages: list[Component]) -> None:
+        """``CommandSourceStack.broadcastToAdmins``: every success a command logs (``sendSuccess(...,
+        true)``) goes, as gray italic ``[<source>: <message>]``, to the other online ops while
+        ``sendCommandFeedback`` is on."""
+        if not messages or not self.host.game_rule("sendCommandFeedback"):
+            return
+        me = source.entity.uuid if source.entity is not None else None
+        ops = [p for p in self.host.players() if p.uuid != me and self.ops.is_op(p.name)]
+        for message in messages:
+            line = T("chat.type.admin", source_display(source), message, italic=True, color="gray")
+            for p in ops:
+                self.host.tell(p, line)
 
     # -- commands ----------------------------------------------------------------------------------
     def _run_give(self, source: CommandSource, c: m.Give, out: list[Component]) -> int:
@@ -607,3 +634,18 @@ def _effect_name(effect: str) -> Component:
     """``MobEffect.getDisplayName``: the effect's translatable name."""
     ns, _, path = effect.partition(":")
     return T(f"effect.{ns}.{path}")
+
+
+def _quiet(c: Any) -> bool:
+    """Whether a command's messages are ``sendSuccess(..., false)``: queries and tests, which vanilla does
+    not broadcast to the other ops (``list``, ``time query``, a ``gamerule`` / ``difficulty`` query, ``xp
+    query``, ``scoreboard ... list|get``, ``execute if|unless`` tests, the sender's copy of ``msg``)."""
+    if isinstance(c, m.ListPlayers | m.TimeQuery | m.EntityTest | m.ConditionTest | m.Message):
+        return True
+    if isinstance(c, m.PlayersGet | m.PlayersList | m.ObjectivesList):
+        return True
+    if isinstance(c, m.GameRule):
+        return c.value is None
+    if isinstance(c, m.DifficultyCmd):
+        return c.level is None
+    return isinstance(c, m.Experience) and c.action == "query"
