@@ -60,7 +60,11 @@ client.on('entity_effect', (p) => {
 })
 client.on('remove_entity_effect', (p) => { if (bot.entity && p.entityId === bot.entity.id) delete effects[p.effectId] })
 client.on('abilities', (p) => { seen.abilities = p.flags })
-bot.on('chestLidMove', (block, isOpen) => lids.push([block.position.x, block.position.y, block.position.z, isOpen]))
+const partners = [] // double chests: [right half, left half] as Mineflayer pairs them on a lid move
+bot.on('chestLidMove', (block, isOpen, block2) => {
+  lids.push([block.position.x, block.position.y, block.position.z, isOpen])
+  if (block2) partners.push([[block.position.x, block.position.y, block.position.z], [block2.position.x, block2.position.y, block2.position.z]])
+})
 bot.on('entityDead', (entity) => dead.add(entity.id))
 
 bot.on('messagestr', (text, position, jsonMsg) => out({ event: 'message', text, position, json: jsonMsg && jsonMsg.json }))
@@ -111,7 +115,10 @@ const blockName = (x, y, z) => { const b = bot.blockAt(new Vec3(x, y, z)); retur
 
 const commands = {
   // ---- world -------------------------------------------------------------------------------------------
-  async block ({ x, y, z }) { return { name: blockName(x, y, z) } },
+  async block ({ x, y, z }) {
+    const b = bot.blockAt(new Vec3(x, y, z))
+    return { name: b ? b.name : null, props: b ? b.getProperties() : null }
+  },
   async blocks ({ positions }) { return { names: positions.map(([x, y, z]) => blockName(x, y, z)) } },
   async wait_block ({ x, y, z, name, ms }) {
     const ok = await until(() => blockName(x, y, z) === name, ms || 5000)
@@ -260,7 +267,7 @@ const commands = {
     const afterWithdraw = chestItems()
     chest.close()
     await sleep(300)
-    return { opened, afterDeposit, afterWithdraw, lids }
+    return { opened, afterDeposit, afterWithdraw, lids, partners }
   },
   // Place a held chest at (x, y, z), deposit and withdraw with Mineflayer's own window code, close, reopen.
   async chest_roundtrip ({ x, y, z }) {
