@@ -176,7 +176,7 @@ async def test_tellraw_patterns_title_msg_me_and_operators(session: Session) -> 
     pattern = await bot.event("pattern")
     assert pattern["name"] == "score" and pattern["matches"] == [["42", "100"]]
     waiting = await armed(bot, r"^Round \d over$")
-    await session.command(f'tellraw @a ["Round ", {{"text":"3","bold":true}}, " over"]')
+    await session.command('tellraw @a ["Round ", {"text":"3","bold":true}, " over"]')
     assert (await waiting)["text"] == "Round 3 over"
     assert await session.command(f'title {OP} title {{"text":"Go!"}}') == L(
         "commands.title.show.title.single", OP
