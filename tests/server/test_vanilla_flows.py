@@ -390,3 +390,33 @@ async def test_status_for_any_protocol_and_vanilla_disconnect_for_a_wrong_login(
         size, i = _read_varint(data, i)
         assert ident == 0  # login disconnect
         assert json.loads(data[i : i + size]) == T(key, "1.19.2")
+
+
+def test_serve_flags_for_ops_and_the_default_game_mode(world: Path) -> None:
+    import argparse
+
+    from mirrorcraft.harness.serve_cli import add_serve_parser, player_settings
+
+    parser = argparse.ArgumentParser()
+    add_serve_parser(parser.add_subparsers())
+    args = parser.parse_args(
+        ["serve", "--world", str(world), "--op", "alice", "--op", "bob", "--gamemode", "creative"]
+    )
+    settings = player_settings(args, world)
+    assert settings == {
+        "ops": ["alice", "bob"],
+        "ops_file": world.parent / "ops.json",
+        "default_game_mode": "creative",
+    }
+    game = new_game(world, **settings)
+    rcon = game.commands.executor.rcon_handler()
+    p = join(game, FakePlayer("carol"))
+    assert game.admin.game_mode(p) == "creative" and game.commands.executor.ops.is_op("alice")
+    assert rcon("op carol") == "Made carol a server operator"
+    assert [e["name"] for e in json.loads((world.parent / "ops.json").read_text())] == [
+        "alice",
+        "bob",
+        "carol",
+    ]
+    in_place = parser.parse_args(["serve", "--world", str(world), "--in-place"])
+    assert player_settings(in_place, world)["ops_file"] is None  # never written beside a user's own save
