@@ -642,14 +642,19 @@ class EpisodeRunner:
         notes.seconds["teardown"] = round(time.monotonic() - t, 3)
 
     def _write(self, record: EpisodeRecord, notes: RunNotes) -> None:
-        folder = self.settings.records_dir
-        if folder is None:
-            return
-        folder.mkdir(parents=True, exist_ok=True)
-        data = {"record": record.model_dump(mode="json"), "run_notes": notes.model_dump(mode="json")}
-        tmp = folder / f".{record.episode_id}.json.tmp"
-        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, folder / f"{record.episode_id}.json")
+        write_record(self.settings.records_dir, record, notes)
+
+
+def write_record(folder: Path | None, record: EpisodeRecord, notes: RunNotes) -> None:
+    """``<folder>/<episode_id>.json``: the record and its run notes, written atomically (nothing when
+    ``folder`` is None)."""
+    if folder is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    data = {"record": record.model_dump(mode="json"), "run_notes": notes.model_dump(mode="json")}
+    tmp = folder / f".{record.episode_id}.json.tmp"
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, folder / f"{record.episode_id}.json")
 
 
 async def _unless_disconnected(body: Any, skill_run: Any, index: int) -> OutcomeReport:
@@ -735,4 +740,5 @@ __all__ = [
     "resolve_world",
     "run_episode_blocking",
     "vanilla_preflight",
+    "write_record",
 ]
