@@ -31,7 +31,6 @@ no cost): the record goes through ``report`` like any other and forms its own co
 from __future__ import annotations
 
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from mirrorcraft.agents.loop import LoopStep
 from mirrorcraft.contracts import (
     EndReason,
     EpisodeIdentity,
@@ -54,8 +54,8 @@ from mirrorcraft.contracts import (
     parse_id,
     task_spec,
 )
-from mirrorcraft.contracts.skills import BlockTally, ItemStack, signature
-from mirrorcraft.errors import ContractError, WorldError
+from mirrorcraft.contracts.skills import BlockTally, ItemStack
+from mirrorcraft.errors import ContractError
 
 EXTERNAL = "external"
 #: The line an external agent's launcher can wait for: ``MIRRORCRAFT_EXTERNAL_SERVER host:port``.
@@ -176,24 +176,10 @@ def call_of(event: Any) -> tuple[SkillCall, OutcomeReport] | None:
 
 
 @dataclass
-class Step:
-    """One recorded act (the attributes :func:`~mirrorcraft.study.runner_records.build_record` reads)."""
-
-    index: int
-    call: SkillCall
-    report: OutcomeReport
-    policy_errors: list[PolicyError] = field(default_factory=list)
-
-    @property
-    def signature(self) -> tuple[str, ...]:
-        return signature(self.call)
-
-
-@dataclass
 class ExternalRun:
     """What the episode produced (the agent loop's ``EpisodeRun`` shape, without observations)."""
 
-    steps: list[Step]
+    steps: list[LoopStep]
     end_reason: EndReason
     trailing_policy_errors: list[PolicyError] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
@@ -227,7 +213,7 @@ class Trajectory:
         self.budget = budget
         self.player = player
         self.exclude = exclude
-        self.steps: list[Step] = []
+        self.steps: list[LoopStep] = []
         self.skipped: dict[str, int] = {}
         self.joined: defer.Deferred = defer.Deferred()
         self.ended: defer.Deferred = defer.Deferred()
@@ -270,7 +256,7 @@ class Trajectory:
                 index = len(self.steps) + 1
                 self.evaluator.begin_action(index, call)
                 self.evaluator.record_event(o)
-                self.steps.append(Step(index, call, report))
+                self.steps.append(LoopStep(index, call, report))
         if o.kind == "milestone" and o.detail.get("advancement") == self.final:
             self._end(EndReason.FINAL_MILESTONE, "the final milestone")
         elif len(self.steps) >= self.budget:
@@ -307,9 +293,8 @@ async def run_external_episode(
     from mirrorcraft.harness.evaluators import EmbeddedEvaluator
     from mirrorcraft.protocol.rcon import random_password
     from mirrorcraft.server.config import ServerConfig
-    from mirrorcraft.study.runner import RunNotes, check_world, resolve_world, write_record
+    from mirrorcraft.study.runner import RunNotes, prepare_world_copy, write_record
     from mirrorcraft.study.runner_records import EpisodeFault, build_record, fault_record
-    from mirrorcraft.worlds.anvil import copy_save
 
     t0 = time.monotonic()
     spec = task_spec(identity.task, budget=identity.budget)
@@ -323,16 +308,7 @@ async def run_external_episode(
     server: EpisodeServer | None = None
     copy_root: Path | None = None
     try:
-        try:
-            source = resolve_world(identity, settings)
-            notes.world_source = str(source)
-            check_world(identity, source, spec)
-            copy_root = Path(
-                tempfile.mkdtemp(prefix=f"{identity.episode_id}-", dir=settings.work_dir or None)
-            )
-            world = copy_save(source, copy_root / "world").path
-        except WorldError as err:
-            raise EpisodeFault("server_error", f"world {identity.world_id}: {err}") from err
+        copy_root, world = prepare_world_copy(identity, settings, spec, notes)
         config = ServerConfig(
             world=world,
             host=external.host,

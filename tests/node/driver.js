@@ -221,8 +221,9 @@ const commands = {
     const recipes = bot.recipesFor(id, null, 1, tableBlock)
     if (!recipes.length) throw new Error('bot.recipesFor found no recipe for ' + item + ' with ' + JSON.stringify(slotsOf(bot.inventory)))
     const before = count(item)
+    const expected = recipes[0].result.count * (times || 1)
     await bot.craft(recipes[0], times || 1, tableBlock)
-    await until(() => count(item) > before, 2000)
+    await until(() => count(item) >= before + expected, 3000) // the last take's slot update may lag
     return { recipes: recipes.length, made: count(item) - before, count: count(item), slots: slotsOf(bot.inventory) }
   },
 
