@@ -84,6 +84,9 @@ def mean(results: list[Counter], item: str) -> float:
 
 # ---------------------------------------------------------------------------------------------- files
 
+#: Tables vanilla's generator writes with no pools (``BlockLoot.noDrop()``).
+NO_DROP_TABLES = {"blocks/cake"}
+
 
 def walk(node: Any, path: str = "") -> Iterator[tuple[str, str, Any]]:
     if isinstance(node, dict):
@@ -121,6 +124,9 @@ def test_table_parses_and_uses_real_ids(
     expected_type = {"blocks": "minecraft:block", "entities": "minecraft:entity"}[kind]
     assert data["type"] == expected_type
     assert f"minecraft:{name}" in mc_names[kind]  # the table belongs to a real block / entity
+    if rel in NO_DROP_TABLES:  # BlockLoot.noDrop(): a table with no pools (the cake drops nothing)
+        assert set(data) == {"type"}
+        return
     checked = 0
     for path, key, value in walk(data):
         if key == "name" and path.split(".")[-1] != "predicate":

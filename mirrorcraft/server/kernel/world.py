@@ -15,6 +15,7 @@ caches each column's body until the column changes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +49,7 @@ class Column:
     sky: np.ndarray | None  # (384, 16, 16) uint8 stored sky light, or None (derive from blocks)
     dirty: bool = False
     packet: bytes | None = None  # cached map_chunk body, invalidated on change
+    top: np.ndarray | None = None  # (16, 16) int16: index of the lowest sky-lit y (derived light), cached
 
 
 def _biome_ids() -> dict[str, int]:
@@ -75,6 +77,10 @@ class World:
         tables = facts.state_tables()
         self._filters = tables.filter_light > 0
         self._is_air = tables.is_air
+        #: ``hook(cx, cz, column, chunk)`` after a column is loaded (``chunk``: the save's
+        #: :class:`~mirrorcraft.worlds.anvil.chunk.Chunk`, ``None`` for a column outside the save): the block
+        #: entities of the chunk are read this way (the block-entities feature), hoppers found.
+        self.loaded_hooks: list[Callable[[int, int, Column, Chunk | None], None]] = []
 
     # ---- loading ---------------------------------------------------------------------------------------
 
@@ -96,6 +102,7 @@ class World:
         rx, rz = region_of(cx, cz)
         region = self._region(rx, rz)
         raw = region.chunks.get((cx & 31, cz & 31)) if region else None
+        chunk = None
         if raw is None:
             col = Column(
                 blocks=np.zeros((HEIGHT, 16, 16), dtype=np.uint16),
@@ -107,6 +114,8 @@ class World:
             chunk = Chunk.from_nbt(nbt_from_bytes(raw.decompress(what), what), what)
             col = self._from_chunk(chunk, what)
         self.columns[(cx, cz)] = col
+        for hook in self.loaded_hooks:
+            hook(cx, cz, col, chunk)
         return col
 
     def _from_chunk(self, chunk: Chunk, what: str) -> Column:
@@ -141,9 +150,27 @@ class World:
         col.blocks[y - MIN_Y, z & 15, x & 15] = state
         col.dirty = True
         col.packet = None
+        col.top = None
         if col.sky is not None:
             col.sky = None  # light changed: derive from blocks from now on
         return True
+
+    def sky_light(self, x: int, y: int, z: int) -> int:
+        """Sky light at ``(x, y, z)`` as the client gets it: the save's stored value, else derived like the chunk
+        packets (15 above the topmost light-filtering block of the column, 0 at and below it)."""
+        if y >= MIN_Y + HEIGHT:
+            return 15
+        if y < MIN_Y:
+            return 0
+        col = self.column(x >> 4, z >> 4)
+        if col.sky is not None:
+            return int(col.sky[y - MIN_Y, z & 15, x & 15])
+        if col.top is None:
+            blocked = self._filters[col.blocks]
+            any_block = blocked.any(axis=0)
+            highest = HEIGHT - 1 - np.argmax(blocked[::-1], axis=0)
+            col.top = np.where(any_block, highest + 1, 0).astype(np.int16)
+        return 15 if y - MIN_Y >= int(col.top[z & 15, x & 15]) else 0
 
     def inside_border(self, x: float, z: float) -> bool:
         """Whether ``(x, z)`` lies inside the save's world border."""

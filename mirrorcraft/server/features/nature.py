@@ -1,0 +1,280 @@
+"""The world ticking by itself: leaves decaying by distance, grass and mycelium spreading (and dying under a
+block), snow layers and ice melting near light, water freezing and snow falling in cold biomes.
+
+Vanilla 1.19.2 (facts in ``rules/data/nature.json``, :mod:`mirrorcraft.rules.nature`):
+
+* **leaves** (``LeavesBlock``): when a neighbour changes, a leaf whose distance would change gets a scheduled
+  tick one tick later that recomputes ``distance`` (1 + the nearest neighbour's, a ``#logs`` block being 0,
+  capped at 7); setting it updates *its* neighbours, so cutting a tree's last log spreads distance 7 through
+  the canopy tick by tick. A non-persistent leaf at distance 7 is randomly ticking and decays on its random
+  tick: its loot table is rolled with no tool and no player (saplings, sticks, apples) and it is removed.
+  Placed leaves are persistent (:mod:`~mirrorcraft.server.features.shapes`).
+* **grass and mycelium** (``SpreadingSnowyDirtBlock``): a random tick turns the block to dirt when the block
+  above takes all light (a full opaque block, or water) except one snow layer; otherwise, with raw
+  brightness >= 9 above, it tries 4 random cells (x, z +-1, y -3..+1) and turns dirt there into itself when
+  that dirt could hold grass and has no water above. ``snowy`` follows a ``#snow`` block above
+  (``SnowyDirtBlock.updateShape``).
+* **snow layers and ice** (``SnowLayerBlock``, ``IceBlock``): melt on a random tick above block light 11
+  (ice: 11 - its light block); the snow drops its loot (none without a player), ice becomes water. With the
+  server's approximate block light (:mod:`~mirrorcraft.server.features.light`), only blocks within a few
+  cells of a torch, lantern, glowstone or lava can melt.
+* **freezing and snowfall** (the chunk tick's ice-and-snow pass): each ticking chunk, with chance 1/16 per
+  tick, looks at a random column's surface: water there freezes when the biome is colder than 0.15 (the
+  biome's base temperature; vanilla's height adjustment above y = 80 and its temperature noise are not
+  modelled), block light is below 10 and the water is not surrounded by water on all four sides; while it
+  rains, a snow layer falls on air where snow can lie.
+
+Randomness: the ``random_ticks`` stream. Decayed leaves publish a ``dig`` outcome with no player (the same
+path as a command's ``setblock ... destroy``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mirrorcraft.rules import nature
+from mirrorcraft.rules.blocks import WATER, fluid_of
+from mirrorcraft.server import facts
+from mirrorcraft.server.features.admin import Admin
+from mirrorcraft.server.features.blockupdates import OFFSET, BlockUpdates
+from mirrorcraft.server.features.light import Light
+from mirrorcraft.server.features.randomticks import RandomTicks
+from mirrorcraft.server.features.shapes import Shapes
+from mirrorcraft.server.kernel import Kernel
+from mirrorcraft.server.kernel.world import HEIGHT, MIN_Y
+from mirrorcraft.server.world_rules import WorldRules
+
+Pos = tuple[int, int, int]
+
+
+class Nature:
+    """Leaves, grass, snow, ice and freezing for one game."""
+
+    def __init__(
+        self,
+        kernel: Kernel,
+        rules: WorldRules,
+        admin: Admin,
+        updates: BlockUpdates,
+        ticks: RandomTicks,
+        light: Light,
+        shapes: Shapes,
+    ) -> None:
+        self.kernel = kernel
+        self.admin = admin
+        self.updates = updates
+        self.light = light
+        self.shapes = shapes
+        self.rng = ticks.rng
+        tags = rules.packs.tags.get("blocks", {})
+        tables = facts.state_tables()
+        self._block_id = tables.block_id
+        self._full = tables.full_cube
+        self._filter = tables.filter_light
+        self._max = nature.max_light()
+        # leaves
+        self.leaves = nature.leaves()
+        self.leaf_ids = {facts.block(b).id for b in self.leaves.blocks}
+        self.logs = {facts.block(b).id for b in tags.get(self.leaves.log_tag, ())}
+        decay = self.leaves.decay_distance
+        leaf_names = sorted(self.leaves.blocks)
+        ticks.register(
+            leaf_names,
+            self._leaf_tick,
+            when=lambda p: int(p["distance"]) == decay and p["persistent"] == "false",
+        )
+        updates.on_shape(leaf_names, self._leaf_shape)
+        updates.on_tick(leaf_names, self._leaf_scheduled)
+        # grass and mycelium
+        self.spread = nature.spreading()
+        self.onto_id = facts.block(self.spread.onto).id
+        self.dirt_state = facts.block(self.spread.becomes).default_state
+        self.snow_rule = nature.snow_layers()
+        self.snow_id = facts.block(self.snow_rule["block"]).id
+        ticks.register(sorted(self.spread.blocks), self._spread_tick)
+        self._grass_ok, self._water = self._grass_tables()
+        snowy = nature.snowy()
+        self.snow_tag = {facts.block(b).id for b in tags.get(snowy["tag"], ())}
+        updates.on_shape(snowy["blocks"], self._snowy_shape)
+        updates.on_place(snowy["blocks"], lambda ctx: self._snowy(ctx.pos, ctx.state))
+        # snow and ice
+        ticks.register([self.snow_rule["block"]], self._snow_tick)
+        self.ice_rule = nature.ice_melting()
+        ticks.register([self.ice_rule["block"]], self._ice_tick)
+        self.snow_on = {facts.block(b).id for b in tags.get(self.snow_rule["survive_on_tag"], ())}
+        self.snow_never = {facts.block(b).id for b in tags.get(self.snow_rule["never_on_tag"], ())}
+        # freezing and snowfall
+        self.freeze = nature.freezing()
+        self.water_state = facts.block(self.freeze.water).default_state
+        self.ice_state = facts.block(self.freeze.ice).default_state
+        ticks.on_chunk(self.freeze.one_in, self._ice_and_snow)
+        self.decayed = 0  # leaves decayed (stats, tests)
+
+    def bid(self, state: int) -> int:
+        return int(self._block_id[state])
+
+    def at(self, pos: Pos) -> int:
+        return self.kernel.world.get_block(*pos)
+
+    # ---- leaves ------------------------------------------------------------------------------------------
+
+    def _distance_at(self, state: int) -> int:
+        b = self.bid(state)
+        if b in self.logs:
+            return 0
+        if b in self.leaf_ids:
+            return int(facts.state_props(state)["distance"])
+        return self.leaves.decay_distance
+
+    def _leaf_shape(self, pos: Pos, state: int, side: str, neighbour: int) -> int:
+        d = self._distance_at(neighbour) + 1
+        if d != 1 or int(facts.state_props(state)["distance"]) != d:
+            self.updates.schedule(pos, self.bid(state), self.leaves.tick_delay)
+        return state
+
+    def _leaf_scheduled(self, pos: Pos, state: int) -> None:
+        b = facts.block_of_state(state)
+        props = b.state_properties(state)
+        props["distance"] = str(self.shapes.leaf_distance(pos))
+        new = b.state(**props)
+        if new != state:
+            self.kernel.set_block(pos, new)
+
+    def _leaf_tick(self, pos: Pos, state: int) -> None:
+        self.decayed += 1
+        self.updates.destroy(pos)  # dropResources (no tool, no entity) and removeBlock
+
+    # ---- grass and mycelium -------------------------------------------------------------------------
+
+    def _grass_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per state of the block *above*: may the block below be grass (``canBeGrass``), and is it water
+        (``canPropagate`` refuses water above)."""
+        n = len(self._block_id)
+        grass_ok = self._filter < self._max  # the light-occlusion test, approximated by the light filter
+        water = np.zeros(n, dtype=bool)
+        full_water = np.zeros(n, dtype=bool)
+        for b in facts.all_blocks():
+            if fluid_of(b.name) == WATER:
+                for st in range(b.min_state, b.max_state + 1):
+                    level = int(b.state_properties(st).get("level", "0"))
+                    water[st] = True
+                    full_water[st] = level == 0 or level >= 8  # FluidState.getAmount() == 8
+            elif any(name == "waterlogged" for name, _ in b.properties):
+                for st in range(b.min_state, b.max_state + 1):
+                    wet = b.state_properties(st).get("waterlogged") == "true"
+                    water[st] = full_water[st] = wet
+        grass_ok = grass_ok & ~full_water
+        snow = facts.block(self.snow_rule["block"])
+        grass_ok[snow.state(layers="1")] = True
+        return grass_ok, water
+
+    def can_be_grass(self, pos: Pos) -> bool:
+        """``SpreadingSnowyDirtBlock.canBeGrass`` (the light-occlusion test approximated by the block above's
+        light filter: 15 = occludes; one snow layer never does, a full water block always does)."""
+        return bool(self._grass_ok[self.at((pos[0], pos[1] + 1, pos[2]))])
+
+    def _spread_tick(self, pos: Pos, state: int) -> None:
+        at = self.at
+        if not self._grass_ok[at((pos[0], pos[1] + 1, pos[2]))]:
+            self.kernel.set_block(pos, self.dirt_state)
+            return
+        above = (pos[0], pos[1] + 1, pos[2])
+        if self.light.raw_brightness(above, self.spread.min_light) < self.spread.min_light:
+            return
+        me = facts.block_of_state(state)
+        rng = self.rng
+        bid, onto, grass_ok, water = self._block_id, self.onto_id, self._grass_ok, self._water
+        for _ in range(self.spread.tries):
+            t = (pos[0] + rng.randrange(3) - 1, pos[1] + rng.randrange(5) - 3, pos[2] + rng.randrange(3) - 1)
+            if bid[at(t)] != onto:
+                continue
+            t_above = at((t[0], t[1] + 1, t[2]))
+            if not grass_ok[t_above] or water[t_above]:
+                continue
+            snowy = bid[t_above] == self.snow_id
+            self.kernel.set_block(t, me.state(snowy="true" if snowy else "false"))
+
+    def _snowy(self, pos: Pos, state: int) -> int:
+        above = self.at((pos[0], pos[1] + 1, pos[2]))
+        b = facts.block_of_state(state)
+        props = b.state_properties(state)
+        props["snowy"] = "true" if self.bid(above) in self.snow_tag else "false"
+        return b.state(**props)
+
+    def _snowy_shape(self, pos: Pos, state: int, side: str, neighbour: int) -> int:
+        return self._snowy(pos, state) if side == "up" else state
+
+    # ---- snow and ice ------------------------------------------------------------------------------------
+
+    def _snow_tick(self, pos: Pos, state: int) -> None:
+        limit = self.snow_rule["melt_above_block_light"]
+        if self.light.block_light(pos, self._max - 1 - limit) > limit:
+            self.updates.destroy(pos)  # dropResources (no entity: no snowballs) and removeBlock
+
+    def _ice_tick(self, pos: Pos, state: int) -> None:
+        limit = self.ice_rule["melt_above_block_light"] - int(self._filter[state])
+        if self.light.block_light(pos, max(self._max - 1 - limit, 0)) > limit:
+            self.kernel.set_block(pos, facts.block(self.ice_rule["melts_to"]).default_state)
+
+    # ---- freezing and snowfall (the chunk pass) ------------------------------------------------------
+
+    def _surface(self, x: int, z: int) -> int:
+        """``getHeightmapPos(MOTION_BLOCKING)``: the y above the topmost block that blocks motion or holds a
+        fluid (approximated: not air and either has collision or is a fluid)."""
+        col = self.kernel.world.column(x >> 4, z >> 4)
+        column = col.blocks[:, z & 15, x & 15]
+        tables = facts.state_tables()
+        for iy in range(HEIGHT - 1, -1, -1):
+            s = int(column[iy])
+            if tables.is_air[s]:
+                continue
+            if not tables.no_collision[s] or fluid_of(facts.block_name(s)) != 0:
+                return MIN_Y + iy + 1
+        return MIN_Y
+
+    def _ice_and_snow(self, cx: int, cz: int) -> None:
+        x, z = cx * 16 + self.rng.randrange(16), cz * 16 + self.rng.randrange(16)
+        top = (x, self._surface(x, z), z)
+        below = (x, top[1] - 1, z)
+        cold = self.light.temperature(top) < self.freeze.max_temperature
+        if not cold:
+            return
+        if self._should_freeze(below):
+            self.kernel.set_block(below, self.ice_state)
+        if self.admin.weather != "clear" and self._should_snow(top):
+            self.kernel.set_block(top, facts.block(self.snow_rule["block"]).default_state)
+
+    def _should_freeze(self, pos: Pos) -> bool:
+        if (
+            not MIN_Y <= pos[1] < MIN_Y + HEIGHT
+            or self.light.block_light(pos, 5) >= self.freeze.max_block_light
+        ):
+            return False
+        if self.at(pos) != self.water_state:  # a water source LiquidBlock
+            return False
+        return not all(
+            fluid_of(facts.block_name(self.at((pos[0] + d[0], pos[1], pos[2] + d[2])))) == WATER
+            for d in (OFFSET["west"], OFFSET["east"], OFFSET["north"], OFFSET["south"])
+        )
+
+    def _should_snow(self, pos: Pos) -> bool:
+        if (
+            not MIN_Y <= pos[1] < MIN_Y + HEIGHT
+            or self.light.block_light(pos, 5) >= self.freeze.max_block_light
+        ):
+            return False
+        return facts.is_air(self.at(pos)) and self.snow_can_survive(pos)
+
+    def snow_can_survive(self, pos: Pos) -> bool:
+        """``SnowLayerBlock.canSurvive`` (the full top face approximated by a full-cube collision shape)."""
+        below = self.at((pos[0], pos[1] - 1, pos[2]))
+        b = self.bid(below)
+        if b in self.snow_never:
+            return False
+        if b in self.snow_on:
+            return True
+        if bool(self._full[below]):
+            return True
+        return b == self.snow_id and facts.state_props(below).get("layers") == str(
+            self.snow_rule["max_layers"]
+        )
