@@ -18,8 +18,8 @@ def plot(world: Path) -> Plot:
 
 
 @pytest.fixture
-def makenew_plot(sandbox_template: Path, tmp_path: Path):
-    """Factory: ``makenew_plot(name, **config)`` → a :class:`Plot` on its own fresh sandbox copy."""
+def make_plot(sandbox_template: Path, tmp_path: Path):
+    """Factory: ``make_plot(name, **config)`` → a :class:`Plot` on its own fresh sandbox copy."""
 
     def make(name: str = "w", **config: Any) -> Plot:
         dst = tmp_path / name
