@@ -49,7 +49,9 @@ def test_egg_intervals_are_vanilla(arena) -> None:  # noqa: ANN001
     game.tick()
     assert len(laid) == 1 and 6000 <= hen.egg_time < 12000
     egg = next(it for it in game.items.entities.values() if it.item == "minecraft:egg")
-    assert egg.pickup_delay == 10 and egg.pos == hen.pos and egg.vel[1] == 0.2  # at its feet (spawnAtLocation)
+    assert (
+        egg.pickup_delay == 10 and egg.pos == hen.pos and egg.vel[1] == 0.2
+    )  # at its feet (spawnAtLocation)
     assert abs(egg.vel[0]) <= 0.1 and abs(egg.vel[2]) <= 0.1
 
 
