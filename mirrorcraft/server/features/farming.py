@@ -48,6 +48,8 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
+
 from mirrorcraft.rules import plants
 from mirrorcraft.rules.blocks import WATER, fluid_of
 from mirrorcraft.rules.shapes import fence_gates
@@ -61,6 +63,7 @@ from mirrorcraft.server.features.windows import Windows
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 from mirrorcraft.server.kernel.physics import within_reach
 from mirrorcraft.server.kernel.stacks import with_count
+from mirrorcraft.server.kernel.world import HEIGHT, MIN_Y
 from mirrorcraft.server.world_rules import WorldRules
 
 log = logging.getLogger(__name__)
@@ -121,6 +124,13 @@ class Farming:
         self.berry_id = bid(self.berry.block)
         self.cocoa_id = bid(self.cocoa.block)
         self._water = self._water_table()
+        self._age_of = self._int_table("age")
+        moisture = self._int_table("moisture")
+        farm_states = self._block_id == self.farmland_id
+        g = self.growth
+        self._soil_points = np.where(
+            farm_states, np.where(moisture > 0, g.moist_farmland_points, g.farmland_points), 0.0
+        )  # CropBlock.getGrowthSpeed's points per state of the block under a crop
         self.fruit_of: dict[int, tuple[int, int]] = {}  # stem id -> (fruit id, attached id)
         self.stem_of_attached: dict[int, tuple[int, int]] = {}  # attached id -> (fruit id, stem id)
         for r in self.stems.values():
@@ -173,10 +183,8 @@ class Farming:
             out |= self._tag_ids(t)
         return out
 
-    def _water_table(self):  # noqa: ANN202 - numpy bool table over state ids
+    def _water_table(self) -> np.ndarray:
         """``getFluidState(pos).is(FluidTags.WATER)`` per state: the water blocks and waterlogged states."""
-        import numpy as np
-
         out = np.zeros(len(self._block_id), dtype=bool)
         for b in facts.all_blocks():
             if fluid_of(b.name) == WATER:
@@ -186,6 +194,15 @@ class Farming:
                     out[s] = b.state_properties(s).get("waterlogged") == "true"
         return out
 
+    def _int_table(self, prop: str) -> np.ndarray:
+        """An integer property's value per state id (-1 for states without it)."""
+        out = np.full(len(self._block_id), -1, dtype=np.int16)
+        for b in facts.all_blocks():
+            if any(name == prop for name, _ in b.properties):
+                for st in range(b.min_state, b.max_state + 1):
+                    out[st] = int(b.state_properties(st)[prop])
+        return out
+
     def bid(self, state: int) -> int:
         return int(self._block_id[state])
 
@@ -193,7 +210,7 @@ class Farming:
         return self.kernel.world.get_block(*pos)
 
     def _age(self, state: int) -> int:
-        return int(facts.state_props(state)["age"])
+        return int(self._age_of[state])
 
     def _with(self, state: int, **props: str) -> int:
         b = facts.block_of_state(state)
@@ -244,7 +261,23 @@ class Farming:
     # ---- random ticks ------------------------------------------------------------------------------------
 
     def growth_speed(self, pos: Pos, block: int) -> float:
-        """``CropBlock.getGrowthSpeed``."""
+        """``CropBlock.getGrowthSpeed`` (two 3 x 3 slices of the column when the crop is not on its edge)."""
+        x, y, z = pos
+        lx, lz = x & 15, z & 15
+        if 0 < lx < 15 and 0 < lz < 15 and MIN_Y < y < MIN_Y + HEIGHT:
+            col = self.kernel.world.column(x >> 4, z >> 4)
+            iy = y - MIN_Y
+            soil = self._soil_points[col.blocks[iy - 1, lz - 1 : lz + 2, lx - 1 : lx + 2]]  # [dz][dx]
+            f = 1.0 + float(soil[1, 1]) + float(soil.sum() - soil[1, 1]) / self.growth.neighbour_divisor
+            same = self._block_id[col.blocks[iy, lz - 1 : lz + 2, lx - 1 : lx + 2]] == block
+            if (same[1, 0] or same[1, 2]) and (same[0, 1] or same[2, 1]):
+                f /= self.growth.crowded_divisor
+            elif same[0, 0] or same[0, 2] or same[2, 0] or same[2, 2]:
+                f /= self.growth.crowded_divisor
+            return f
+        return self._growth_speed_slow(pos, block)
+
+    def _growth_speed_slow(self, pos: Pos, block: int) -> float:
         g = self.growth
         f = 1.0
         x, y, z = pos
@@ -337,8 +370,6 @@ class Farming:
         r, up = self.farm.water_reach_xz, self.farm.water_reach_up
         x0, y0, z0 = pos
         world = self.kernel.world
-        from mirrorcraft.server.kernel.world import HEIGHT, MIN_Y
-
         ys = slice(max(y0 - MIN_Y, 0), min(y0 + up + 1 - MIN_Y, HEIGHT))
         for cx in range((x0 - r) >> 4, ((x0 + r) >> 4) + 1):
             for cz in range((z0 - r) >> 4, ((z0 + r) >> 4) + 1):

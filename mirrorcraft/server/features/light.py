@@ -50,6 +50,10 @@ class Light:
         self._rainy = {i: b.precipitation != "none" for i, b in infos.items()}
         self._cold = freezing().max_temperature
 
+    def cold_biomes(self) -> set[int]:
+        """The biome registry ids colder than 0.15 (where water freezes and snow falls)."""
+        return {i for i, t in self._temperature.items() if t < self._cold}
+
     def temperature(self, pos: Pos) -> float:
         """The base temperature of the biome at ``pos`` (its quart cell)."""
         if not MIN_Y <= pos[1] < MIN_Y + HEIGHT:

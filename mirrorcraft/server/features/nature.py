@@ -91,8 +91,10 @@ class Nature:
         self.dirt_state = facts.block(self.spread.becomes).default_state
         self.snow_rule = nature.snow_layers()
         self.snow_id = facts.block(self.snow_rule["block"]).id
-        ticks.register(sorted(self.spread.blocks), self._spread_tick)
+        ticks.register_batch(sorted(self.spread.blocks), self._spread_batch)
+        self.positions = ticks.positions  # the random-tick numpy generator: the spread's offsets
         self._grass_ok, self._water = self._grass_tables()
+        self._spread_ids = {facts.block(b).id for b in self.spread.blocks}
         snowy = nature.snowy()
         self.snow_tag = {facts.block(b).id for b in tags.get(snowy["tag"], ())}
         updates.on_shape(snowy["blocks"], self._snowy_shape)
@@ -108,6 +110,12 @@ class Nature:
         self.water_state = facts.block(self.freeze.water).default_state
         self.ice_state = facts.block(self.freeze.ice).default_state
         ticks.on_chunk(self.freeze.one_in, self._ice_and_snow)
+        t = facts.state_tables()
+        fluid = np.array([fluid_of(b.name) != 0 for b in facts.all_blocks()], dtype=bool)[t.block_id]
+        self._motion_blocking = ~t.is_air & (~t.no_collision | fluid)
+        cold = light.cold_biomes()
+        self._cold_biome = np.zeros(256, dtype=bool)
+        self._cold_biome[list(cold)] = True
         self.decayed = 0  # leaves decayed (stats, tests)
 
     def bid(self, state: int) -> int:
@@ -173,26 +181,38 @@ class Nature:
         light filter: 15 = occludes; one snow layer never does, a full water block always does)."""
         return bool(self._grass_ok[self.at((pos[0], pos[1] + 1, pos[2]))])
 
-    def _spread_tick(self, pos: Pos, state: int) -> None:
-        at = self.at
-        if not self._grass_ok[at((pos[0], pos[1] + 1, pos[2]))]:
-            self.kernel.set_block(pos, self.dirt_state)
+    def _spread_batch(self, pos: np.ndarray, states: np.ndarray) -> None:
+        """Every grass / mycelium random tick of this tick at once (``SpreadingSnowyDirtBlock.randomTick``):
+        the block dies under an occluding block; else, lit (raw brightness >= 9 above), it tries 4 cells at
+        x, z +-1 and y -3..+1 and spreads onto the dirt there that could hold it (nothing above occluding,
+        no water above). Vectorised: one gather per column for the blocks above, the light, the tries."""
+        world, kernel, bid = self.kernel.world, self.kernel, self._block_id
+        up = np.array([0, 1, 0], dtype=np.int64)
+        n, tries = len(pos), self.spread.tries
+        offsets = self.positions.integers((-1, -3, -1), (2, 2, 2), size=(n, tries, 3))
+        targets = (pos[:, None, :] + offsets).reshape(-1, 3)
+        # one gather for everything this tick reads: above each source, each try's cell and the cell above it
+        got = world.get_blocks(np.concatenate([pos + up, targets, targets + up]))
+        above, t_states, t_above = got[:n], got[n : n + n * tries], got[n + n * tries :]
+        dies = ~self._grass_ok[above]
+        for x, y, z in pos[dies].tolist():
+            if bid[world.get_block(x, y, z)] in self._spread_ids:
+                kernel.set_block((x, y, z), self.dirt_state)
+        need = self.spread.min_light
+        lit = ~dies
+        lit[lit] = world.sky_lights(pos[lit] + up) - self.light.darken() >= need
+        for i in np.flatnonzero(~dies & ~lit).tolist():  # too dark by the sky: block light may still do
+            lit[i] = self.light.raw_brightness(tuple(pos[i] + up), need) >= need
+        ok = np.repeat(lit, tries) & (bid[t_states] == self.onto_id) & self._grass_ok[t_above]
+        ok &= ~self._water[t_above]
+        if not ok.any():
             return
-        above = (pos[0], pos[1] + 1, pos[2])
-        if self.light.raw_brightness(above, self.spread.min_light) < self.spread.min_light:
-            return
-        me = facts.block_of_state(state)
-        rng = self.rng
-        bid, onto, grass_ok, water = self._block_id, self.onto_id, self._grass_ok, self._water
-        for _ in range(self.spread.tries):
-            t = (pos[0] + rng.randrange(3) - 1, pos[1] + rng.randrange(5) - 3, pos[2] + rng.randrange(3) - 1)
-            if bid[at(t)] != onto:
-                continue
-            t_above = at((t[0], t[1] + 1, t[2]))
-            if not grass_ok[t_above] or water[t_above]:
-                continue
-            snowy = bid[t_above] == self.snow_id
-            self.kernel.set_block(t, me.state(snowy="true" if snowy else "false"))
+        source = np.repeat(states, tries)
+        for (x, y, z), src in zip(targets[ok].tolist(), source[ok].tolist(), strict=True):
+            if bid[world.get_block(x, y, z)] != self.onto_id:
+                continue  # an earlier try of this tick took it
+            snowy = bid[world.get_block(x, y + 1, z)] == self.snow_id
+            kernel.set_block((x, y, z), facts.block_of_state(src).state(snowy="true" if snowy else "false"))
 
     def _snowy(self, pos: Pos, state: int) -> int:
         above = self.at((pos[0], pos[1] + 1, pos[2]))
@@ -221,19 +241,15 @@ class Nature:
     def _surface(self, x: int, z: int) -> int:
         """``getHeightmapPos(MOTION_BLOCKING)``: the y above the topmost block that blocks motion or holds a
         fluid (approximated: not air and either has collision or is a fluid)."""
-        col = self.kernel.world.column(x >> 4, z >> 4)
-        column = col.blocks[:, z & 15, x & 15]
-        tables = facts.state_tables()
-        for iy in range(HEIGHT - 1, -1, -1):
-            s = int(column[iy])
-            if tables.is_air[s]:
-                continue
-            if not tables.no_collision[s] or fluid_of(facts.block_name(s)) != 0:
-                return MIN_Y + iy + 1
-        return MIN_Y
+        column = self.kernel.world.column(x >> 4, z >> 4).blocks[:, z & 15, x & 15]
+        solid = np.flatnonzero(self._motion_blocking[column])
+        return MIN_Y + int(solid[-1]) + 1 if len(solid) else MIN_Y
 
     def _ice_and_snow(self, cx: int, cz: int) -> None:
         x, z = cx * 16 + self.rng.randrange(16), cz * 16 + self.rng.randrange(16)
+        biomes = self.kernel.world.column(cx, cz).biomes[:, (z & 15) >> 2, (x & 15) >> 2]
+        if not self._cold_biome[biomes].any():
+            return  # no cold biome anywhere in this column: nothing can freeze or snow
         top = (x, self._surface(x, z), z)
         below = (x, top[1] - 1, z)
         cold = self.light.temperature(top) < self.freeze.max_temperature

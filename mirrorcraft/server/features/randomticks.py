@@ -44,6 +44,9 @@ from mirrorcraft.server.kernel.world import MIN_Y, SECTIONS
 Pos = tuple[int, int, int]
 #: ``fn(pos, state)``: the random tick of the block at ``pos``.
 RandomTickFn = Callable[[Pos, int], None]
+#: ``fn(positions, states)``: the random ticks of every hit of one block in this tick, as an ``(n, 3)`` int
+#: array and the states found there (for the blocks every world is full of: grass).
+BatchFn = Callable[[np.ndarray, np.ndarray], None]
 #: ``fn(cx, cz)``: a chunk-tick pass for chunk ``(cx, cz)``.
 ChunkFn = Callable[[int, int], None]
 
@@ -63,10 +66,13 @@ class RandomTicks:
         self._block_id = tables.block_id
         self.ticking = np.zeros(len(tables.block_id), dtype=bool)
         self._handlers: dict[int, RandomTickFn] = {}
+        self._batch: dict[int, BatchFn] = {}
+        self._is_batch = np.zeros(int(tables.block_id.max()) + 1, dtype=bool)
         self._chunk_fns: list[tuple[int, ChunkFn]] = []  # (one in n chunks per tick, fn)
         self._rows: dict[tuple[int, int], dict[int, int]] = {}  # column -> section index -> mask row
         self._row_keys: list[tuple[int, int, int]] = []
         self._mask = np.zeros((64, SECTION_CELLS), dtype=bool)
+        self._row_origin = np.zeros((64, 3), dtype=np.int64)  # each row's section origin (x, y, z)
         self._range_sq = random_tick_range() ** 2
         self._cols_key: tuple | None = None
         self._cols: list[tuple[int, int]] = []
@@ -94,6 +100,16 @@ class RandomTicks:
         self._row_keys.clear()
         self._version += 1
 
+    def register_batch(
+        self, blocks: Iterable[str], fn: BatchFn, when: Callable[[dict[str, str]], bool] | None = None
+    ) -> None:
+        """As :meth:`register`, but ``fn`` gets all of a tick's hits of these blocks at once (vectorised)."""
+        self.register(blocks, lambda pos, state: fn(np.array([pos], dtype=np.int64), np.array([state])), when)
+        for name in blocks:
+            b = facts.block(name)
+            self._batch[b.id] = fn
+            self._is_batch[b.id] = True
+
     def on_chunk(self, one_in: int, fn: ChunkFn) -> None:
         """Run ``fn(cx, cz)`` for a ticking chunk with chance ``1/one_in`` per tick (the chunk tick's passes)."""
         self._chunk_fns.append((one_in, fn))
@@ -106,7 +122,11 @@ class RandomTicks:
             grown = np.zeros((len(self._mask) * 2, SECTION_CELLS), dtype=bool)
             grown[: len(self._mask)] = self._mask
             self._mask = grown
+            origin = np.zeros((len(self._mask), 3), dtype=np.int64)
+            origin[: len(self._row_origin)] = self._row_origin
+            self._row_origin = origin
         self._mask[row] = cells
+        self._row_origin[row] = (key[0] * 16, MIN_Y + key[2] * 16, key[1] * 16)
         self._row_keys.append(key)
         self._version += 1
         return row
@@ -198,12 +218,19 @@ class RandomTicks:
             return
         world = self.kernel.world
         ticking, block_id, handlers = self.ticking, self._block_id, self._handlers
-        keys = self._row_keys
-        cells = draws[hit_r, hit_d].tolist()
-        for r, cell in zip(rows[hit_r].tolist(), cells, strict=True):
-            cx, cz, sy = keys[r]
-            pos = (cx * 16 + (cell & 15), MIN_Y + sy * 16 + (cell >> 8), cz * 16 + ((cell >> 4) & 15))
-            state = world.get_block(*pos)  # now: an earlier hit of this tick may have changed it
+        cells = draws[hit_r, hit_d]
+        pos = self._row_origin[rows[hit_r]] + np.stack([cells & 15, cells >> 8, (cells >> 4) & 15], axis=1)
+        states = world.get_blocks(pos)
+        live = ticking[states]
+        bids = block_id[states]
+        batch = live & self._is_batch[bids]
+        if batch.any():
+            for bid in np.unique(bids[batch]).tolist():
+                sel = batch & (bids == bid)
+                self.hits += int(sel.sum())
+                self._batch[bid](pos[sel], states[sel])
+        for x, y, z in pos[live & ~batch].tolist():
+            state = world.get_block(x, y, z)  # now: an earlier hit of this tick may have changed it
             if ticking[state]:
                 self.hits += 1
-                handlers[int(block_id[state])](pos, state)
+                handlers[int(block_id[state])]((x, y, z), state)

@@ -63,6 +63,9 @@ def test_growth_speed_follows_get_growth_speed(plot: Plot) -> None:
     plot.put((21, Y - 1, 21), "farmland", moisture=7)
     plot.put((21, Y, 21), "wheat")
     assert f.growth_speed((20, Y, 20), wheat) == (1 + 3 + 3 * 3 / 4) / 2  # a diagonal crop: halved
+    for x in range(16, 26):  # the column-slice fast path agrees with the block-by-block one
+        for z in range(16, 26):
+            assert f.growth_speed((x, Y, z), wheat) == f._growth_speed_slow((x, Y, z), wheat), (x, z)
 
 
 def test_crop_growth_chance_statistics(plot: Plot) -> None:
