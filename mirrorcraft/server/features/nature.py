@@ -95,6 +95,9 @@ class Nature:
         self.positions = ticks.positions  # the random-tick numpy generator: the spread's offsets
         self._grass_ok, self._water = self._grass_tables()
         self._spread_ids = {facts.block(b).id for b in self.spread.blocks}
+        self._is_spread = np.isin(self._block_id, list(self._spread_ids))
+        self._counts: dict[tuple[int, int], list[int]] = {}
+        kernel.events.after("block_changed", self._count_change)
         snowy = nature.snowy()
         self.snow_tag = {facts.block(b).id for b in tags.get(snowy["tag"], ())}
         updates.on_shape(snowy["blocks"], self._snowy_shape)
@@ -185,8 +188,17 @@ class Nature:
         """Every grass / mycelium random tick of this tick at once (``SpreadingSnowyDirtBlock.randomTick``):
         the block dies under an occluding block; else, lit (raw brightness >= 9 above), it tries 4 cells at
         x, z +-1 and y -3..+1 and spreads onto the dirt there that could hold it (nothing above occluding,
-        no water above). Vectorised: one gather per column for the blocks above, the light, the tries."""
+        no water above). Vectorised: one gather per column for the blocks above, the light, the tries.
+
+        Hits that cannot change anything are skipped first: a column with no grass under an occluding
+        block and, in it and the 8 columns around, no dirt that grass could take (the counts of
+        :meth:`_spread_counts`, kept up to date on every block change) — in a settled landscape, almost all.
+        """
         world, kernel, bid = self.kernel.world, self.kernel, self._block_id
+        keep = self._may_spread(pos)
+        pos, states = pos[keep], states[keep]
+        if not len(pos):
+            return
         up = np.array([0, 1, 0], dtype=np.int64)
         n, tries = len(pos), self.spread.tries
         offsets = self.positions.integers((-1, -3, -1), (2, 2, 2), size=(n, tries, 3))
@@ -213,6 +225,58 @@ class Nature:
                 continue  # an earlier try of this tick took it
             snowy = bid[world.get_block(x, y + 1, z)] == self.snow_id
             kernel.set_block((x, y, z), facts.block_of_state(src).state(snowy="true" if snowy else "false"))
+
+    # ---- which grass hits can matter: per-column counts ------------------------------------------------
+
+    def _contrib(self, cell: int, above: int) -> tuple[int, int]:
+        """(spreadable dirt, dying grass) that one cell with ``above`` on it counts for."""
+        bid = self._block_id
+        dirt = int(bid[cell] == self.onto_id and self._grass_ok[above] and not self._water[above])
+        dying = int(int(bid[cell]) in self._spread_ids and not self._grass_ok[above])
+        return dirt, dying
+
+    def _spread_counts(self, key: tuple[int, int]) -> list[int]:
+        """``[spreadable dirt, dying grass]`` of a column (counted on first use, then kept by block changes)."""
+        c = self._counts.get(key)
+        if c is None:
+            b = self.kernel.world.column(*key).blocks
+            above = np.concatenate([b[1:], np.zeros((1, 16, 16), dtype=b.dtype)])
+            dirt = (self._block_id[b] == self.onto_id) & self._grass_ok[above] & ~self._water[above]
+            dying = self._is_spread[b] & ~self._grass_ok[above]
+            c = self._counts[key] = [int(dirt.sum()), int(dying.sum())]
+        return c
+
+    def _count_change(self, b) -> None:  # noqa: ANN001 - a Behaviour
+        x, y, z = b["pos"]
+        c = self._counts.get((x >> 4, z >> 4))
+        if c is None:
+            return
+        world = self.kernel.world
+        old, new = b["old"], b["new"]
+        above, below = world.get_block(x, y + 1, z), world.get_block(x, y - 1, z)
+        for (d0, g0), (d1, g1) in (
+            (self._contrib(old, above), self._contrib(new, above)),
+            (self._contrib(below, old), self._contrib(below, new)),
+        ):
+            c[0] += d1 - d0
+            c[1] += g1 - g0
+
+    def _may_spread(self, pos: np.ndarray) -> np.ndarray:
+        """Per hit: can it change anything (see :meth:`_spread_batch`)."""
+        cx, cz = pos[:, 0] >> 4, pos[:, 2] >> 4
+        out = np.zeros(len(pos), dtype=bool)
+        verdict: dict[tuple[int, int], bool] = {}
+        for i, key in enumerate(zip(cx.tolist(), cz.tolist(), strict=True)):
+            v = verdict.get(key)
+            if v is None:
+                v = self._spread_counts(key)[1] > 0 or any(
+                    self._spread_counts((key[0] + dx, key[1] + dz))[0] > 0
+                    for dx in (-1, 0, 1)
+                    for dz in (-1, 0, 1)
+                )
+                verdict[key] = v
+            out[i] = v
+        return out
 
     def _snowy(self, pos: Pos, state: int) -> int:
         above = self.at((pos[0], pos[1] + 1, pos[2]))
