@@ -30,6 +30,8 @@ path as a command's ``setblock ... destroy``).
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from mirrorcraft.rules import nature
@@ -45,6 +47,25 @@ from mirrorcraft.server.kernel.world import HEIGHT, MIN_Y
 from mirrorcraft.server.world_rules import WorldRules
 
 Pos = tuple[int, int, int]
+
+
+@cache
+def _full_bottom_opaque() -> np.ndarray:
+    """Per state: opaque (not minecraft-data ``transparent``) with a collision box covering its whole bottom
+    face — the approximation of "occludes light through its bottom face" (built once per process)."""
+    t = facts.state_tables()
+    out = np.zeros(len(t.block_id), dtype=bool)
+    for b in facts.all_blocks():
+        if b.transparent:
+            continue
+        for st in range(b.min_state, b.max_state + 1):
+            if not t.no_collision[st]:
+                out[st] = any(
+                    x0 == 0.0 and y0 == 0.0 and z0 == 0.0 and x1 == 1.0 and z1 == 1.0
+                    for x0, y0, z0, x1, _, z1 in facts.collision_boxes(st)
+                )
+    out.setflags(write=False)
+    return out
 
 
 class Nature:
@@ -161,7 +182,10 @@ class Nature:
         """Per state of the block *above*: may the block below be grass (``canBeGrass``), and is it water
         (``canPropagate`` refuses water above)."""
         n = len(self._block_id)
-        grass_ok = self._filter < self._max  # the light-occlusion test, approximated by the light filter
+        # the light-occlusion test (LayerLightEngine.getLightBlockInto), approximated: the block above takes
+        # all light (light filter 15), or is opaque with a full bottom face (farmland, bottom slabs, stairs)
+        bottom = _full_bottom_opaque()
+        grass_ok = (self._filter < self._max) & ~bottom
         water = np.zeros(n, dtype=bool)
         full_water = np.zeros(n, dtype=bool)
         for b in facts.all_blocks():
@@ -180,8 +204,9 @@ class Nature:
         return grass_ok, water
 
     def can_be_grass(self, pos: Pos) -> bool:
-        """``SpreadingSnowyDirtBlock.canBeGrass`` (the light-occlusion test approximated by the block above's
-        light filter: 15 = occludes; one snow layer never does, a full water block always does)."""
+        """``SpreadingSnowyDirtBlock.canBeGrass`` (the light-occlusion test approximated: the block above
+        takes all light, or is opaque with a full bottom face; one snow layer never occludes, a full water
+        block always does)."""
         return bool(self._grass_ok[self.at((pos[0], pos[1] + 1, pos[2]))])
 
     def _spread_batch(self, pos: np.ndarray, states: np.ndarray) -> None:
