@@ -142,8 +142,10 @@ class BlockUpdates:
         world = self.kernel.world
         self._depth += 1
         try:
+            new, seen = b["new"], b["version"]
             for d in UPDATE_ORDER:
-                new = world.get_block(*pos)  # now, not as notified: a nested update may have changed it
+                if world.version != seen:  # a nested update changed something: read the block again
+                    new, seen = world.get_block(*pos), world.version
                 npos = (pos[0] + d[0], pos[1] + d[1], pos[2] + d[2])
                 state = world.get_block(*npos)
                 fns = self._shape.get(int(self._block_id[state]))

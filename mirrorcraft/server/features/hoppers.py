@@ -107,6 +107,8 @@ class Hoppers:
 
     def _changed(self, b: Behaviour) -> None:
         pos = b["pos"]
+        if not (self._is_hopper(b["new"]) or self._is_hopper(b["old"])):
+            return
         if self._is_hopper(self.kernel.world.get_block(*pos)):
             self.entities.setdefault(pos, HopperEntity(self.rule.slots))
 

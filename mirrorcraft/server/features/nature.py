@@ -278,11 +278,20 @@ class Nature:
             return
         world = self.kernel.world
         old, new = b["old"], b["new"]
-        above, below = world.get_block(x, y + 1, z), world.get_block(x, y - 1, z)
-        for (d0, g0), (d1, g1) in (
-            (self._contrib(old, above), self._contrib(new, above)),
-            (self._contrib(below, old), self._contrib(below, new)),
+        bid = self._block_id
+        if (
+            bid[old] == self.onto_id
+            or bid[new] == self.onto_id
+            or self._is_spread[old]
+            or self._is_spread[new]
         ):
+            above = world.get_block(x, y + 1, z)  # the changed cell itself counts differently
+            (d0, g0), (d1, g1) = self._contrib(old, above), self._contrib(new, above)
+            c[0] += d1 - d0
+            c[1] += g1 - g0
+        if self._grass_ok[old] != self._grass_ok[new] or self._water[old] != self._water[new]:
+            below = world.get_block(x, y - 1, z)  # the cell under it now holds grass differently
+            (d0, g0), (d1, g1) = self._contrib(below, old), self._contrib(below, new)
             c[0] += d1 - d0
             c[1] += g1 - g0
 

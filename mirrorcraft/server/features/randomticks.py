@@ -150,7 +150,8 @@ class RandomTicks:
             return  # not scanned yet: the scan will see the new state
         sy = (y - MIN_Y) >> 4
         cell = ((y - MIN_Y) & 15) << 8 | (z & 15) << 4 | (x & 15)
-        now = self.kernel.world.get_block(x, y, z)  # not b["new"]: a nested update may have changed it since
+        world = self.kernel.world
+        now = b["new"] if world.version == b["version"] else world.get_block(x, y, z)  # nested changes since?
         row = rows.get(sy)
         if row is not None:
             self._mask[row, cell] = self.ticking[now]

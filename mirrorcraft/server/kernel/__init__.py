@@ -104,7 +104,8 @@ class Kernel:
 
     def set_block(self, pos: Pos, state: int) -> None:
         """Change a block, tell every player that has its chunk, then run the ``"block_changed"`` after-hooks
-        (``pos``, ``old`` and ``new`` state ids): what vanilla's ``Level.setBlock`` does for its neighbours'
+        (``pos``, ``old`` and ``new`` state ids, and the world's ``version`` right after the change: a hook
+        that finds ``world.version`` still equal knows no nested change happened since): what vanilla's ``Level.setBlock`` does for its neighbours'
         shapes (:mod:`~mirrorcraft.server.features.blockupdates`) and what the random-tick index follows.
 
         Raises:
@@ -115,7 +116,7 @@ class Kernel:
             raise WorldError(f"set_block: y={pos[1]} outside the build height")
         self.send_near(pos, "block_change", wire.block_change(*pos, state))
         if old != state:
-            self.events.notify("block_changed", None, pos=pos, old=old, new=state)
+            self.events.notify("block_changed", None, pos=pos, old=old, new=state, version=self.world.version)
 
     def emit(self, event: str, **data: Any) -> None:
         """Publish an event (shorthand for ``events.emit``)."""

@@ -91,6 +91,7 @@ class World:
             level = LevelData.load(self.save_dir / "level.dat")
         self.level = level
         self.columns: dict[tuple[int, int], Column] = {}
+        self.version = 0  # bumped by every set_block (hooks tell whether a block may have changed since)
         self._regions: dict[tuple[int, int], RegionFile | None] = {}
         self._biomes = _biome_ids()
         tables = facts.state_tables()
@@ -168,6 +169,7 @@ class World:
         col = self.column(x >> 4, z >> 4)
         iy, lz, lx = y - MIN_Y, z & 15, x & 15
         col.blocks[iy, lz, lx] = state
+        self.version += 1
         col.dirty = True
         col.packet = None
         if col.top is not None:  # keep the derived-light height of this (x, z) up to date
