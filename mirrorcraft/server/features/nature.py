@@ -118,6 +118,7 @@ class Nature:
         self._spread_ids = {facts.block(b).id for b in self.spread.blocks}
         self._is_spread = np.isin(self._block_id, list(self._spread_ids))
         self._counts: dict[tuple[int, int], list[int]] = {}
+        self._verdicts: dict[tuple[int, int], bool] = {}  # column -> may a grass hit there change anything
         kernel.events.after("block_changed", self._count_change)
         snowy = nature.snowy()
         self.snow_tag = {facts.block(b).id for b in tags.get(snowy["tag"], ())}
@@ -287,28 +288,32 @@ class Nature:
         ):
             above = world.get_block(x, y + 1, z)  # the changed cell itself counts differently
             (d0, g0), (d1, g1) = self._contrib(old, above), self._contrib(new, above)
-            c[0] += d1 - d0
-            c[1] += g1 - g0
+            if (d0, g0) != (d1, g1):
+                c[0] += d1 - d0
+                c[1] += g1 - g0
+                self._verdicts.clear()
         if self._grass_ok[old] != self._grass_ok[new] or self._water[old] != self._water[new]:
             below = world.get_block(x, y - 1, z)  # the cell under it now holds grass differently
             (d0, g0), (d1, g1) = self._contrib(below, old), self._contrib(below, new)
-            c[0] += d1 - d0
-            c[1] += g1 - g0
+            if (d0, g0) != (d1, g1):
+                c[0] += d1 - d0
+                c[1] += g1 - g0
+                self._verdicts.clear()
 
     def _may_spread(self, pos: np.ndarray) -> np.ndarray:
         """Per hit: can it change anything (see :meth:`_spread_batch`)."""
         cx, cz = pos[:, 0] >> 4, pos[:, 2] >> 4
         out = np.zeros(len(pos), dtype=bool)
-        verdict: dict[tuple[int, int], bool] = {}
+        verdict = self._verdicts  # kept until a count changes
         for i, key in enumerate(zip(cx.tolist(), cz.tolist(), strict=True)):
             v = verdict.get(key)
             if v is None:
-                v = self._spread_counts(key)[1] > 0 or any(
-                    self._spread_counts((key[0] + dx, key[1] + dz))[0] > 0
+                near = [
+                    self._spread_counts((key[0] + dx, key[1] + dz))[0]
                     for dx in (-1, 0, 1)
                     for dz in (-1, 0, 1)
-                )
-                verdict[key] = v
+                ]
+                v = verdict[key] = self._spread_counts(key)[1] > 0 or any(n > 0 for n in near)
             out[i] = v
         return out
 

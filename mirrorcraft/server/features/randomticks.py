@@ -182,8 +182,9 @@ class RandomTicks:
             for cx, cz in loaded
             if any((cx * 16 + 8 - px) ** 2 + (cz * 16 + 8 - pz) ** 2 < r2 for px, pz in active)
         )
+        if cols != self._cols:
+            self._cols_version += 1  # the ticking set changed: the active rows are rebuilt
         self._cols_key, self._cols = key, cols
-        self._cols_version += 1
         return cols
 
     def _active_rows(self, cols: list[tuple[int, int]]) -> np.ndarray:
