@@ -19,11 +19,16 @@ from mirrorcraft.rules.packs import namespaced
 __all__ = [
     "EQUIPMENT_SLOTS",
     "always_edible",
+    "block_food",
+    "chance_effects",
+    "cures",
+    "drink",
     "eaten_remainder",
     "fast_food",
     "fits_equipment_slot",
     "food_effects",
     "item_constants",
+    "use_ticks",
 ]
 
 
@@ -68,3 +73,35 @@ def fits_equipment_slot(slot: str, item: str) -> bool:
     table = item_constants()["equipment_slots"][slot]
     name = namespaced(item)
     return name in table["items"] or name.partition(":")[2].endswith(tuple(table["suffixes"]))
+
+
+def chance_effects(item: str) -> tuple[tuple[str, int, int, float], ...]:
+    """The effects eating ``item`` gives by chance, as ``(effect id, duration ticks, amplifier, probability)``
+    (vanilla rolls ``nextFloat() < probability`` for each)."""
+    return tuple(
+        (str(e), int(t), int(a), float(pr))
+        for e, t, a, pr in item_constants()["chance_effects"].get(namespaced(item), ())
+    )
+
+
+def use_ticks(item: str) -> int | None:
+    """How many ticks using ``item`` takes when it differs from a food's 32 / 16 (honey 40, milk 32)."""
+    v = item_constants()["use_ticks"].get(namespaced(item))
+    return None if v is None else int(v)
+
+
+def drink(item: str) -> dict[str, Any] | None:
+    """A non-food item finished by use (milk): ``{"clears_effects": bool, "leaves": item}``, else ``None``."""
+    d = item_constants()["drinks"].get(namespaced(item))
+    return None if d is None else dict(d)
+
+
+def cures(item: str) -> tuple[str, ...]:
+    """The effects consuming ``item`` removes (honey: poison)."""
+    return tuple(item_constants()["cures"].get(namespaced(item), ()))
+
+
+def block_food() -> dict[str, Any]:
+    """``CakeBlock`` (a food eaten from the placed block): ``block``, ``max_bites``, ``nutrition``, ``saturation_modifier`` (a slice restores
+    ``nutrition`` and ``nutrition x modifier x 2`` saturation, ``FoodData.eat``)."""
+    return dict(item_constants()["block_food"])

@@ -43,8 +43,11 @@ def test_the_tick_is_the_declared_phase_list(world: Path) -> None:
     game = new_game(world)
     assert game.kernel.clock.phases == [
         "items",
+        "block ticks",
         "spawning",
+        "random ticks",
         "furnaces",
+        "hoppers",
         "mobs",
         "windows",
         "advancements",

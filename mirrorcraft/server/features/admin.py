@@ -29,10 +29,13 @@ Vanilla behaviour followed (wiki.vg "Protocol" 1.19.2 for packets, the Minecraft
   hooks run: a dig in progress is dropped, eating stops and the health bar is sent) and respawns at the
   world spawn when the client sends ``client_command`` 0 (``respawn`` packet, position, abilities,
   inventory, experience, time, weather; the ``"respawn"`` hooks give a fresh food bar).
-* game rules: all 36 are stored. Honoured: ``doDaylightCycle``, ``doWeatherCycle``, ``keepInventory``,
-  ``sendCommandFeedback`` (by the executor), ``doMobSpawning`` (natural spawning), ``naturalRegeneration``
-  (food). Stored only (the server has no such mechanic): the rest, including ``randomTickSpeed`` (no random
-  ticks: crops do not grow).
+* game rules: all 36 are stored, starting from vanilla's defaults, then the save's ``level.dat``
+  ``GameRules`` (as a vanilla server reads them: an arena's ``randomTickSpeed 200``), then the controls'
+  ``game_rules`` (what the harness sets over RCON on a vanilla server, so they win). A ``level.dat`` rule
+  that 1.19.2 does not know, or whose text does not parse as its type, is skipped as vanilla skips it.
+  Honoured: ``doDaylightCycle``, ``doWeatherCycle``, ``keepInventory``, ``sendCommandFeedback`` (by the
+  executor), ``doMobSpawning`` (natural spawning), ``naturalRegeneration`` (food), ``randomTickSpeed`` (random
+  ticks). Stored only (the server has no such mechanic): the rest.
 * admin state is not written to ``level.dat`` by ``save-all``: an episode always starts from a fresh copy
   of its world. It is kept by player name (a reconnect keeps the game mode).
 """
@@ -59,6 +62,29 @@ from mirrorcraft.server.kernel.spawn import spawn_point
 from mirrorcraft.server.kernel.stacks import Stack, from_slot
 
 log = logging.getLogger(__name__)
+
+
+def level_game_rules(saved: dict[str, str]) -> dict[str, bool | int]:
+    """``level.dat``'s ``GameRules`` (text values) as typed values of the rules 1.19.2 knows (others skipped,
+    as vanilla's ``GameRules.loadFromTag`` only reads registered rules and its parsers fall back on bad
+    text)."""
+    out: dict[str, bool | int] = {}
+    for name, text in saved.items():
+        default = GAME_RULES.get(name)
+        if default is None:
+            continue
+        if isinstance(default, bool):
+            if text in ("true", "false"):
+                out[name] = text == "true"
+            else:
+                log.info("level.dat game rule %s=%r is not a boolean: kept %s", name, text, default)
+        else:
+            try:
+                out[name] = int(text)
+            except ValueError:
+                log.info("level.dat game rule %s=%r is not an integer: kept %s", name, text, default)
+    return out
+
 
 GAME_MODE_IDS = {"survival": 0, "creative": 1, "adventure": 2, "spectator": 3}
 DIFFICULTY_IDS = {"peaceful": 0, "easy": 1, "normal": 2, "hard": 3}
@@ -107,6 +133,7 @@ class Admin:
         self.default_game_mode: str = kernel.config.default_game_mode
         self._spawn_rng = kernel.rng.stream("spawn")
         self.game_rules: dict[str, bool | int] = dict(GAME_RULES)
+        self.game_rules.update(level_game_rules(kernel.world.level.game_rules))
         for rule, value in ctl.game_rules.items():
             if rule not in GAME_RULES:
                 raise ContractError(f"controls.game_rules: unknown game rule {rule!r} (1.19.2)")
