@@ -20,7 +20,7 @@ from mirrorcraft import PROTOCOL_1_19, PROTOCOL_1_19_2
 from mirrorcraft.errors import ContractError
 from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
-from mirrorcraft.server.connection import PlayerConnection
+from mirrorcraft.server.connection import PendingLogins, PlayerConnection
 from mirrorcraft.server.game import Game
 from mirrorcraft.server.kernel import Player
 
@@ -38,6 +38,7 @@ class _Factory(ServerFactory):
         super().__init__()
         self.game = game
         self.max_players = max_players
+        self.pending = PendingLogins(game.config.max_pending_logins_per_address)
 
 
 class EmbeddedServer:
