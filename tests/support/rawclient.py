@@ -52,7 +52,9 @@ def frame(body: bytes) -> bytes:
 
 def handshake(port: int, proto: int = 760, intention: int = 2) -> bytes:
     """A framed handshake (17 bytes for 127.0.0.1): next state login (2) or status (1)."""
-    return frame(varint(0) + varint(proto) + varint(9) + b"127.0.0.1" + struct.pack(">H", port) + varint(intention))
+    return frame(
+        varint(0) + varint(proto) + varint(9) + b"127.0.0.1" + struct.pack(">H", port) + varint(intention)
+    )
 
 
 def login_start(name: str) -> bytes:

@@ -129,6 +129,7 @@ class Admin:
         self.inventory = inventory
         self.experience = experience
         self.movement = movement
+        movement.game_mode_of = self.game_mode  # creative and spectator are not checked or kicked for flying
         self.chat = chat
         self.default_game_mode: str = kernel.config.default_game_mode
         self._spawn_rng = kernel.rng.stream("spawn")
