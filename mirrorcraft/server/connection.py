@@ -60,6 +60,10 @@ MAX_UNCOMPRESSED = 8388608  # vanilla's limit on a decompressed packet
 VERSION_NAME = "1.19.2"  # SharedConstants.getCurrentVersion().getName()
 SPOKEN = (PROTOCOL_1_19_2, PROTOCOL_1_19)
 SAMPLE_SIZE = 12  # players listed in a status response (MinecraftServer.tickServer)
+#: Serverbound string fields vanilla reads with a length limit (``FriendlyByteBuf.readUtf(max)`` in the
+#: packet's constructor): packet → (field, max characters). Longer strings fail the decoder, which closes
+#: the connection with the decoder's message (``Connection.exceptionCaught``, ``disconnect.genericReason``).
+STRING_LIMITS = {"chat_message": ("message", 256), "chat_command": ("command", 256)}
 
 
 class PendingLogins:
@@ -295,4 +299,21 @@ class PlayerConnection(ServerProtocol):
         body = buff.read()
         if not handlers.handles(ours) or self.player is None:
             return  # settings, plugin messages, animation, pong, recipe book...: nothing to do
-        handlers.dispatch(self.player, ours, decode(ours, body, self.protocol_version, SERVERBOUND))
+        decoded = decode(ours, body, self.protocol_version, SERVERBOUND)
+        if ours in STRING_LIMITS and (too_long := string_too_long(decoded, *STRING_LIMITS[ours])):
+            log.info("kicking %s: %s: %s", self.display_name, ours, too_long)
+            self.close(f"Internal Exception: io.netty.handler.codec.DecoderException: {too_long}")
+            return
+        handlers.dispatch(self.player, ours, decoded)
+
+
+def string_too_long(pkt: object, field: str, limit: int) -> str | None:
+    """Vanilla ``FriendlyByteBuf.readUtf(limit)``'s refusal of ``pkt.field``, or ``None`` when it fits: first
+    the encoded length against 3 bytes per character, then the characters."""
+    text: str = getattr(pkt, field)
+    encoded = len(text.encode("utf-8"))
+    if encoded > 3 * limit:
+        return f"The received encoded string buffer length is longer than maximum allowed ({encoded} > {3 * limit})"
+    if len(text) > limit:
+        return f"The received string length is longer than maximum allowed ({len(text)} > {limit})"
+    return None

@@ -432,6 +432,7 @@ class Commands:
             if not ops.is_op(name):
                 ops.add(name)
         self.executor = CommandExecutor(host, ops)
+        chat.is_op = lambda p: self.executor.ops.is_op(p.display_name)  # ops are exempt from the spam kick
         host.on_ops_changed.append(self._save_ops)
         kernel.handlers.register("chat_command", lambda p, pkt: self.chat_command(p, pkt.command))
         kernel.handlers.register("tab_complete", self._on_tab_complete)
