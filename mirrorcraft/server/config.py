@@ -37,6 +37,10 @@ class ServerConfig(BaseModel):
         login_timeout: Seconds a connection may take from connecting to entering play (vanilla: 600 ticks
             of ``ServerLoginPacketListenerImpl``, 30 s); then it is closed (``multiplayer.disconnect.
             slow_login`` when it reached the login state).
+        remembered_players: How many players who left keep their per-name state (game mode, food, experience,
+            effects, advancements, enchantment seed) for a rejoin; the least recently departed beyond this
+            is forgotten (vanilla keeps that state on disk in ``playerdata/`` for ever and nothing in
+            memory; MirrorCraft keeps it in memory only, bounded).
         max_pending_logins_per_address: Connections of one address not yet in play (handshaking, status,
             logging in) kept at once; one more closes the oldest of them (vanilla has no such bound: a
             MirrorCraft guard against handshake floods that never locks out a fresh login).
@@ -63,6 +67,7 @@ class ServerConfig(BaseModel):
     extra_datapacks: list[Path] = Field(default_factory=list)
     max_players: int = Field(20, ge=1)
     login_timeout: float = Field(30.0, gt=0)
+    remembered_players: int = Field(64, ge=0)
     max_pending_logins_per_address: int = Field(16, ge=1)
     rcon_port: int | None = Field(None, ge=0, le=65535)
     rcon_password: str | None = None

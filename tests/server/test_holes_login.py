@@ -69,3 +69,30 @@ async def test_idle_logins_time_out_and_a_full_server_counts_only_players(start_
     assert refused.reason == "multiplayer.disconnect.server_full"  # "The server is full!"
     assert srv.player_names() == ["first"]
     first.transport.loseConnection()
+
+
+@pytest_twisted.ensureDeferred
+async def test_per_name_memory_is_bounded_to_the_recently_departed(start_server) -> None:
+    """Vanilla drops a leaving player's state from memory (``PlayerList.remove`` saves it to
+    ``playerdata/``); MirrorCraft keeps the last ``remembered_players`` in memory for a rejoin, no more."""
+    srv = start_server("memory", remembered_players=4, view_distance=2)
+    g = srv.game
+    keeper = await login(srv.port, "keeper")
+    g.admin.set_game_mode(srv.player("keeper"), "creative")
+    keeper.transport.loseConnection()
+    assert await until(lambda: srv.player_names() == [])
+    again = await login(srv.port, "keeper")  # within the window: its game mode is remembered
+    assert g.admin.game_mode(srv.player("keeper")) == "creative"
+    again.transport.loseConnection()
+    assert await until(lambda: srv.player_names() == [])
+    for i in range(12):
+        c = await login(srv.port, f"visitor{i}")
+        c.transport.loseConnection()
+        assert await until(lambda: srv.player_names() == [])
+    per_name = [g.admin.players, g.advancements.players, g.food.players, g.effects.players, g.experience.players]
+    assert all(len(d) <= 4 for d in per_name), [len(d) for d in per_name]
+    assert "keeper" not in g.admin.players and "visitor11" in g.admin.players
+    assert g.windows.players == {} and g.movement.states == {}
+    late = await login(srv.port, "keeper")  # forgotten: a first join again (the default game mode)
+    assert g.admin.game_mode(srv.player("keeper")) == "survival"
+    late.transport.loseConnection()

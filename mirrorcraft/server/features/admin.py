@@ -146,6 +146,7 @@ class Admin:
         self.weather_ticks = -1  # -1: no countdown
         self.difficulty = ctl.difficulty
         self.players: dict[str, PlayerAdmin] = {}
+        kernel.events.after("forget", lambda b: self.players.pop(b["who"], None))  # Join: bounded
         self._last_tick: int | None = None
         kernel.events.after("joined", self._joined)
         kernel.events.after("advancement_made", self._announce)

@@ -141,6 +141,7 @@ class Food:
         self.items = items
         self.rng = kernel.rng.stream("food")
         self.players: dict[str, FoodData] = {}
+        kernel.events.after("forget", lambda b: self.players.pop(b["who"], None))  # Join: bounded
         self.cake = block_food()
         cake_block = facts.block(self.cake["block"])
         self._cake_id = cake_block.id
