@@ -11,7 +11,10 @@ Build order (each feature after those it depends on) and what it means for the h
 
 * ``"joined"`` (after the join sequence): keep-alive, chat (the yellow joined line to the others),
   advancements (the tree), experience (the bar), mobs (the cows), admin (difficulty, time, weather,
-  effects, game mode) — then the ``join`` event. ``"left"``: chat (the left line) first.
+  effects, game mode) — then the ``join`` event. ``"left"``: movement (the move checks), chat (the left line
+  and the spam count), windows (the open window closes) and the per-connection state of keep-alive,
+  crafting and digging. ``"forget"`` (a departed player beyond ``ServerConfig.remembered_players``): admin,
+  advancements, food, effects, experience, enchanting drop what they keep by name.
 * ``"use_block"`` (a ``use_item_on`` before placing): crafting table, furnaces, enchanting table, chests,
   cakes (food), sweet berry bushes (farming); then ``"use_item_on"``: hoes and bone meal (farming).
 * ``"block_broken"``: block entities (a furnace's, hopper's or chest's contents drop), food (the breaker's

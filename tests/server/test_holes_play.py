@@ -103,6 +103,18 @@ async def test_no_move_passes_through_a_one_block_wall(start_server, sandbox_inf
     assert await until(lambda: ("move_refused", {"player": "ghost", "reason": "moved wrongly"}) in events)
     p = await _settled(srv, "ghost")
     assert p.pos[0] == sx + 0.5
+    # up to the wall in small steps, then one 1.8-block hop to behind it (before: accepted, it ends in air)
+    for k in range(1, 12):
+        c.move(sx + 0.5 + 0.2 * k, float(y), sz + 0.5)
+        await _sleep(0.06)
+    assert abs(p.pos[0] - (sx + 2.7)) < 1e-9
+    events.clear()
+    c.move(sx + 4.4, float(y), sz + 0.5)
+    assert await until(lambda: ("move_refused", {"player": "ghost", "reason": "moved wrongly"}) in events)
+    p = await _settled(srv, "ghost")
+    assert abs(p.pos[0] - (sx + 2.7)) < 1e-9
+    srv.teleport("ghost", sx + 0.5, float(y), sz + 0.5)
+    p = await _settled(srv, "ghost")
     # small steps: the one that enters the wall is refused, nothing ever gets past x = sx + 3
     for k in range(1, 40):
         c.move(sx + 0.5 + 0.2 * k, float(y), sz + 0.5)
@@ -260,7 +272,9 @@ async def test_chat_length_and_spam_kick_as_vanilla(start_server) -> None:
         "The received string length is longer than maximum allowed (257 > 256)"
     )
     huge = await login(srv.port, "huge")
-    huge.send(_chat("z" * 32767))  # 32 KB (the longest string the protocol allows): before the fix "Bad packet (system_chat ...)"
+    huge.send(
+        _chat("z" * 32767)
+    )  # 32 KB (the longest string the protocol allows): before the fix "Bad packet (system_chat ...)"
     assert await until(lambda: huge.is_closed)
     assert huge.reason.endswith(
         "The received encoded string buffer length is longer than maximum allowed (32767 > 768)"
