@@ -89,7 +89,13 @@ async def test_per_name_memory_is_bounded_to_the_recently_departed(start_server)
         c = await login(srv.port, f"visitor{i}")
         c.transport.loseConnection()
         assert await until(lambda: srv.player_names() == [])
-    per_name = [g.admin.players, g.advancements.players, g.food.players, g.effects.players, g.experience.players]
+    per_name = [
+        g.admin.players,
+        g.advancements.players,
+        g.food.players,
+        g.effects.players,
+        g.experience.players,
+    ]
     assert all(len(d) <= 4 for d in per_name), [len(d) for d in per_name]
     assert "keeper" not in g.admin.players and "visitor11" in g.admin.players
     assert g.windows.players == {} and g.movement.states == {}
