@@ -239,6 +239,20 @@ class PlayerConnection(ServerProtocol):
             return
         # No player slot yet: vanilla counts a player only when the login completes (player_joined).
 
+    def packet_login_start(self, buff) -> None:
+        """Vanilla ``ServerboundHelloPacket`` reads the name with ``readUtf(16)`` and ``handleHello`` refuses
+        names with characters outside 33-126 (``isValidUsername``); quarry takes any name."""
+        buff.save()
+        name = buff.unpack_string()
+        buff.restore()
+        if len(name.encode("utf-8")) > 3 * 16 or len(name) > 16:
+            raise ProtocolError(f"login name of {len(name)} characters: the limit is 16")
+        if not name or any(ord(ch) <= 32 or ord(ch) >= 127 for ch in name):
+            self._refuse(C.text("Invalid characters in username"))
+            buff.discard()
+            return
+        super().packet_login_start(buff)
+
     def packet_status_request(self, buff) -> None:
         """``ServerStatus`` as vanilla 1.19.2 writes it: the MOTD, players (a sample of up to 12), this
         server's version and protocol (never the client's), no chat preview, no enforced secure chat."""

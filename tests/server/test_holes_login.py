@@ -102,3 +102,21 @@ async def test_per_name_memory_is_bounded_to_the_recently_departed(start_server)
     late = await login(srv.port, "keeper")  # forgotten: a first join again (the default game mode)
     assert g.admin.game_mode(srv.player("keeper")) == "survival"
     late.transport.loseConnection()
+
+
+@pytest_twisted.ensureDeferred
+async def test_login_names_are_checked_as_vanilla(start_server) -> None:
+    """``ServerboundHelloPacket``: ``readUtf(16)``; ``handleHello``: characters 33-126 only."""
+    srv = start_server("names")
+    for name, reason in [
+        ("x" * 17, "Bad packet (ProtocolError: login name of 17 characters: the limit is 16)"),
+        ("two words", "Invalid characters in username"),
+        ("\u00e9t\u00e9", "Invalid characters in username"),
+    ]:
+        c = await connect(srv.port)
+        c.send_raw(handshake(srv.port) + login_start(name))
+        assert await until(lambda c=c: c.is_closed)
+        assert c.reason == reason, (name, c.reason)
+    ok = await login(srv.port, "x" * 16)
+    assert srv.player_names() == ["x" * 16]
+    ok.transport.loseConnection()

@@ -59,7 +59,8 @@ def handshake(port: int, proto: int = 760, intention: int = 2) -> bytes:
 
 def login_start(name: str) -> bytes:
     """1.19.2 Login Start: name, no signature, no UUID (wiki.vg "Login Start")."""
-    return frame(varint(0) + varint(len(name)) + name.encode() + b"\x00\x00")
+    raw = name.encode("utf-8")
+    return frame(varint(0) + varint(len(raw)) + raw + b"\x00\x00")
 
 
 class RawClient(protocol.Protocol):
