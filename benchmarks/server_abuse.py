@@ -384,23 +384,27 @@ async def section_memory(template: Path, work: Path, args: argparse.Namespace) -
             c.transport.loseConnection()
             await until(lambda n=n: n not in srv.player_names(), timeout=5)
 
+    # Traced from the start, so that what a bound keeps is traced in both snapshots (objects made before
+    # ``start`` are invisible, and the kept entries replaced later would count as growth).
+    tracemalloc.start()
     await cycle([f"warm{i}" for i in range(100)])  # past any bound, caches warm
     gc.collect()
-    tracemalloc.start()
     s0 = tracemalloc.take_snapshot()
     await cycle([f"name{i}" for i in range(args.names)])
     gc.collect()
     s1 = tracemalloc.take_snapshot()
     tracemalloc.stop()
     ours = str(Path(sys.modules["mirrorcraft"].__file__).parent)
-    diffs = [st for st in s1.compare_to(s0, "filename") if st.traceback[0].filename.startswith(ours)]
+    diffs = [st for st in s1.compare_to(s0, "lineno") if st.traceback[0].filename.startswith(ours)]
     grown = sum(st.size_diff for st in diffs)
-    top = max(diffs, key=lambda st: st.size_diff, default=None)
+    top = sorted(diffs, key=lambda st: -st.size_diff)[:3]
     g = srv.game
     out = {
         "names": args.names,
         "bytes_per_name": round(grown / args.names),
-        "most_from": None if top is None else Path(top.traceback[0].filename).name,
+        "most_from": [
+            f"{Path(t.traceback[0].filename).name}:{t.traceback[0].lineno} {t.size_diff}" for t in top
+        ],
         "admin_entries": len(g.admin.players),
         "advancement_entries": len(g.advancements.players),
     }
