@@ -22,7 +22,8 @@ Build order (each feature after those it depends on) and what it means for the h
 
 Tick order (vanilla ``ServerLevel.tick``: scheduled block ticks, then the chunk tick — spawning, then random
 ticks — then entities and block entities; an effect acts on the tick its duration runs out, so food comes
-before admin): items, block ticks, spawning, random ticks, furnaces, hoppers, mobs, open windows,
+before admin; ``MinecraftServer.tickChildren`` runs the tick functions before any level): tick functions
+(scenario judges), items, block ticks, spawning, random ticks, furnaces, hoppers, mobs, open windows,
 advancement triggers, food, delayed digs, admin (day time, weather, effect durations), movement
 broadcasts, keep-alive. A late reactor's skipped ticks re-run the items phase (at most 4) before the full
 tick (scheduled block ticks that fell due meanwhile run on the next full tick; random ticks are not
@@ -52,6 +53,7 @@ from mirrorcraft.server.features.enchanting import Enchanting
 from mirrorcraft.server.features.experience import Experience
 from mirrorcraft.server.features.farming import Farming
 from mirrorcraft.server.features.food import Food
+from mirrorcraft.server.features.functions import TickFunctions
 from mirrorcraft.server.features.furnaces import Furnaces
 from mirrorcraft.server.features.hoppers import Hoppers
 from mirrorcraft.server.features.inventory import Inventory
@@ -145,9 +147,14 @@ class Game:
             self.chat,
         )
         self.rcon = RconListener(k, self.commands)
+        self.functions = TickFunctions(k)  # scenario judges the harness installs (vanilla's tick functions)
         # ---- the tick ------------------------------------------------------------------------------------
         k.clock.set_phases(
             [
+                (
+                    "functions",
+                    self.functions.tick,
+                ),  # vanilla ticks #minecraft:tick functions before the levels
                 ("items", self.items.tick),
                 ("block ticks", self.block_updates.tick),  # vanilla: scheduled ticks before the chunk tick
                 ("spawning", self.spawning.tick),  # vanilla spawns in the chunk tick, before the entities
