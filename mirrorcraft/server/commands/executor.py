@@ -5,7 +5,8 @@ harness controls it with exactly the command text a user's vanilla server accept
 follows the matching vanilla command class (``GiveCommand``, ``EffectCommands`` ...): the same checks in
 the same order, the same reply keys and arguments, the same return value. The world and player commands
 are here; ``execute`` is :mod:`~mirrorcraft.server.commands.execute`, chat, titles and operators are
-:mod:`~mirrorcraft.server.commands.messaging` (mixins over :class:`~mirrorcraft.server.commands.base.
+:mod:`~mirrorcraft.server.commands.messaging`, teams, team chat and display slots
+:mod:`~mirrorcraft.server.commands.teams` (mixins over :class:`~mirrorcraft.server.commands.base.
 ExecutorBase`).
 
 Replies are vanilla's text components (:mod:`~mirrorcraft.server.commands.components`), in order, as the
@@ -35,10 +36,10 @@ from mirrorcraft.server.commands.components import Component
 from mirrorcraft.server.commands.execute import ExecuteCommands
 from mirrorcraft.server.commands.grammar import parse_command
 from mirrorcraft.server.commands.host import CommandHost, CommandSource, EntityRef
-from mirrorcraft.server.commands.messaging import MessagingCommands
 from mirrorcraft.server.commands.ops import OpsList
 from mirrorcraft.server.commands.reader import CommandSyntaxError
 from mirrorcraft.server.commands.scoreboard import Objective, Scoreboard
+from mirrorcraft.server.commands.teams import TeamCommands
 from mirrorcraft.server.commands.texts import advancement_title, java_str
 from mirrorcraft.server.commands.vocabulary import GAME_RULES
 
@@ -85,7 +86,7 @@ def _name(e: EntityRef) -> Component:
     return display(e)
 
 
-class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
+class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
     """Parses and runs vanilla command text against a host.
 
     Args:
@@ -521,7 +522,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         if c.name in self.scoreboard.objectives:
             raise _err("commands.scoreboard.objectives.add.duplicate")
         obj = Objective(c.name, c.criterion, c.display_name if c.display_name is not None else c.name)
-        self.scoreboard.objectives[c.name] = obj
+        self.scoreboard.add_objective(obj)
         out.append(T("commands.scoreboard.objectives.add.success", obj.formatted))
         return len(self.scoreboard.objectives)
 
@@ -555,7 +556,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
             old = self.scoreboard.score(h, obj.name) or 0
             new = c.score if c.action == "set" else old + c.score if c.action == "add" else old - c.score
             new = (new + 2**31) % 2**32 - 2**31  # Java int overflow
-            self.scoreboard.scores[(h, obj.name)] = new
+            self.scoreboard.set_score(h, obj.name, new)
             total += new
         key = f"commands.scoreboard.players.{c.action}.success"
         if len(holders) == 1:
@@ -583,8 +584,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         holders = self._holders(c.targets, source)
         obj = self._objective(c.objective) if c.objective is not None else None
         for h in holders:
-            for key in [k for k in self.scoreboard.scores if k[0] == h and (obj is None or k[1] == obj.name)]:
-                del self.scoreboard.scores[key]
+            self.scoreboard.reset_score(h, obj.name if obj is not None else None)
         if obj is None:
             key = "commands.scoreboard.players.reset.all"
             out.append(
@@ -644,6 +644,10 @@ def _quiet(c: Any) -> bool:
         return True
     if isinstance(c, m.PlayersGet | m.PlayersList | m.ObjectivesList):
         return True
+    if isinstance(c, m.TeamList | m.TeamMsg):
+        return True
+    if isinstance(c, m.TeamModify):
+        return c.option in ("prefix", "suffix")
     if isinstance(c, m.GameRule):
         return c.value is None
     if isinstance(c, m.DifficultyCmd):
