@@ -109,6 +109,27 @@ async def test_mineflayer_farms_wheat_milks_a_cow_and_eats_bread(session: Sessio
     await bot.until(lambda: _food(bot, 10), timeout=5)
     ate = await bot.do("consume", name="bread", timeout=15)
     assert ate["item"] == "bread" and ate["food"] == 15 and ate["count"] == 1  # bread: 5 hunger (foods.json)
+    # pick sweet berries by using the ripe bush (bot.activateBlock): 2-3 berries at age 3, the bush back to 1
+    bx, bz = x - 1, z + 2
+    srv.set_block(bx, y, bz, "minecraft:grass_block")
+    srv.set_block(bx, y + 1, bz, "minecraft:sweet_berry_bush", age="3")
+    await bot.until(lambda: _block_is(bot, (bx, y + 1, bz), "sweet_berry_bush"), timeout=5)
+    await bot.do("activate_block", x=bx, y=y + 1, z=bz)
+    srv.teleport("farmer", bx + 0.5, y + 1.0, bz - 0.5)
+    berries = await bot.do("wait_item", name="sweet_berries", atLeast=2)
+    assert berries["got"] and berries["count"] in (2, 3), berries
+    assert srv.block_at(bx, y + 1, bz) == "sweet_berry_bush"
+    assert srv.game.world.get_block(bx, y + 1, bz) == _state("minecraft:sweet_berry_bush", age="1")
+
+
+async def _block_is(bot: NodeBotProcess, pos: tuple[int, int, int], name: str) -> bool:
+    return (await bot.do("block", x=pos[0], y=pos[1], z=pos[2]))["name"] == name
+
+
+def _state(block: str, **props: str) -> int:
+    from mirrorcraft.server import facts
+
+    return facts.state_id(block, props)
 
 
 async def _has(bot: NodeBotProcess, name: str, eid: int) -> bool:
@@ -169,6 +190,18 @@ async def test_four_players_in_two_teams_team_chat_reaches_only_team_mates(sessi
     assert any("go for the barn" in t for t in got["looter"]) and got["raider"][0].startswith("-> [raiders]")
     assert not any("go for the barn" in t for t in got["farmer"] + got["picker"])
     assert all(any(t.endswith("> hello everyone") for t in lines) for lines in got.values())
+    # PvP (Mineflayer's bot.attack): the other team is hurt, a team mate not once friendly fire is off
+    await session.command("team modify raiders friendlyFire false")
+    srv = session.server
+    for n in names:
+        srv.teleport(n, 8.5 + list(names).index(n), 65.0, 4.5)
+    await NodeBotProcess.sleep(0.5)
+    looter, farmer = srv.player("looter"), srv.player("farmer")
+    looter.health = farmer.health = 20.0
+    await bots["raider"].do("hit", entity=looter.eid)
+    await bots["raider"].do("hit", entity=farmer.eid)
+    await NodeBotProcess.sleep(0.3)
+    assert looter.health == 20.0 and farmer.health < 20.0
 
 
 def _lines(bot: NodeBotProcess) -> list[str]:
