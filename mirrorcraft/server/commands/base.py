@@ -73,8 +73,12 @@ class ExecutorBase:
     def _score_of(self, holder: str, objective: str) -> int | None:
         return self.scoreboard.score(holder, objective)
 
+    def _team_name(self, holder: str) -> str | None:
+        team = self.scoreboard.team_of(holder)
+        return team.name if team is not None else None
+
     def _resolve(self, sel: Selector, source: CommandSource) -> list[EntityRef]:
-        return sel.resolve(self.host, source, self._score_of)
+        return sel.resolve(self.host, source, self._score_of, self._team_name)
 
     def _entities(self, sel: Selector, source: CommandSource) -> list[EntityRef]:
         found = self._resolve(sel, source)

@@ -248,3 +248,34 @@ def test_spawn_invulnerability_and_creative(world: Path) -> None:
     far = ps["Blink"]
     far.pos = [30.5, 65.0, 30.5]
     assert _hit(game, ps["Ryn"], far) == 0.0  # out of reach
+
+
+def test_team_selector_option(world: Path) -> None:
+    game, _ = _game(world)
+    _two_teams(game)
+    console(game, "team leave Blink")
+    assert console(game, "team list red").result == 2
+    assert (
+        console(game, "kill @a[team=!red,team=!blue]").text == "Killed Blink"
+    )  # EntitySelectorOptions "team"
+    assert console(game, "xp query @a[team=red,limit=1] levels").success
+    r = console(game, "team join blue @a[team=]")  # no team: Blink
+    assert r.text == "Added Blink to team [Blue Team]"
+    assert console(game, "team leave @a[team=blue]").text == "Removed 2 members from any team"
+    assert (
+        "inapplicable" in console(game, "kill @a[team=red,team=blue]").components[0]["extra"][0]["translate"]
+    )
+
+
+def test_starvation_kills_with_the_vanilla_death_message(world: Path) -> None:
+    game, ps = _game(world)
+    _two_teams(game)
+    console(game, "difficulty hard")
+    p = ps["Byte"]
+    game.food.state(p).food = 0
+    p.health = 1.0
+    for _ in range(81):
+        game.tick()
+    line = chat_lines(ps["Ryn"])[-1]
+    assert line["translate"] == "death.attack.starve" and C.render(line) == "Byte starved to death"
+    assert line["with"][0]["color"] == "blue"  # the team-formatted display name
