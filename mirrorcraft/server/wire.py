@@ -587,12 +587,16 @@ def _display(d: AdvancementDef, xy: tuple[float, float]) -> cb.AdvancementDispla
 # ---- scoreboard and teams (vanilla ServerScoreboard's packets) ---------------------------------------------
 
 
-def scoreboard_objective(name: str, mode: int, display_name: Mapping[str, Any] | None = None) -> bytes:
+def scoreboard_objective(
+    name: str, mode: int, display_name: Mapping[str, Any] | None = None, hearts: bool = False
+) -> bytes:
     """``ClientboundSetObjectivePacket``: mode 0 add, 1 remove, 2 change; 0/2 carry the display name and the
-    render type (0 = integer; MirrorCraft has no ``hearts`` objectives)."""
+    render type (0 integer, 1 hearts)."""
     shown = component_json(display_name) if display_name is not None else None
     return _enc(
-        cb.ScoreboardObjective(name=name, mode=mode, display_text=shown, type=0 if mode != 1 else None)
+        cb.ScoreboardObjective(
+            name=name, mode=mode, display_text=shown, type=(1 if hearts else 0) if mode != 1 else None
+        )
     )
 
 

@@ -661,6 +661,35 @@ def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purp
                 ),
                 lit("remove", arg("objective", word, builder=lambda a: m.ObjectivesRemove(a["objective"]))),
                 lit(
+                    "modify",
+                    arg(
+                        "objective",
+                        word,
+                        lit(
+                            "displayname",
+                            arg(
+                                "displayName",
+                                component,
+                                builder=lambda a: m.ObjectivesModify(
+                                    a["objective"], "displayname", a["displayName"]
+                                ),
+                            ),
+                        ),
+                        lit(
+                            "rendertype",
+                            *(
+                                lit(
+                                    t,
+                                    builder=lambda a, t=t: m.ObjectivesModify(
+                                        a["objective"], "rendertype", t
+                                    ),
+                                )
+                                for t in ("integer", "hearts")
+                            ),
+                        ),
+                    ),
+                ),
+                lit(
                     "setdisplay",
                     arg(
                         "slot",

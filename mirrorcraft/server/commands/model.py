@@ -380,6 +380,15 @@ class PlayersList:
 
 
 @dataclass(frozen=True, slots=True)
+class ObjectivesModify:
+    """``scoreboard objectives modify <objective> displayname <displayName>|rendertype integer|hearts``."""
+
+    objective: str
+    option: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
 class ObjectivesSetDisplay:
     """``scoreboard objectives setdisplay <slot> [<objective>]`` (no objective: clear the slot)."""
 
@@ -475,6 +484,7 @@ Command = (
     | PlayersReset
     | PlayersList
     | ObjectivesSetDisplay
+    | ObjectivesModify
     | TeamAdd
     | TeamRemove
     | TeamEmpty

@@ -34,6 +34,7 @@ class Objective:
     name: str
     criterion: str
     display_name: str
+    render_type: str = "integer"  # ObjectiveCriteria.RenderType: integer or hearts
 
     @property
     def formatted(self) -> Component:
@@ -128,6 +129,10 @@ class Scoreboard:
     def add_objective(self, obj: Objective) -> None:
         self.objectives[obj.name] = obj
         self._tell("objective_added", objective=obj)
+
+    def objective_changed(self, obj: Objective) -> None:
+        """``obj``'s display name or render type changed (``onObjectiveChanged``)."""
+        self._tell("objective_changed", objective=obj)
 
     def remove_objective(self, name: str) -> None:
         """``Scoreboard.removeObjective``: its display slots are cleared first, then its scores go."""

@@ -1,5 +1,5 @@
-"""Teams, team chat and display slots: ``team``, ``teammsg`` / ``tm`` and ``scoreboard objectives setdisplay``,
-as vanilla 1.19.2's ``TeamCommand``, ``TeamMsgCommand`` and ``ScoreboardCommand.setDisplaySlot`` run them.
+"""Teams, team chat and display slots: ``team``, ``teammsg`` / ``tm`` and ``scoreboard objectives setdisplay`` /
+``modify``, as vanilla 1.19.2's ``TeamCommand``, ``TeamMsgCommand`` and ``ScoreboardCommand`` run them.
 
 Why here: they change the scoreboard (:mod:`~mirrorcraft.server.commands.scoreboard`) like the other scoreboard
 commands; what the clients are told of each change (the ``teams``, ``scoreboard_objective``,
@@ -197,6 +197,23 @@ class TeamCommands(MessagingCommands):
             key = "chat.type.team.sent" if p.uuid == sender.uuid else "chat.type.team.text"
             self.host.tell(p, T(key, team_name, shown, text))
         return len(reached)
+
+    # -- scoreboard objectives modify ---------------------------------------------------------------------------
+    def _run_objectivesmodify(
+        self, source: CommandSource, c: m.ObjectivesModify, out: list[Component]
+    ) -> int:
+        """``ScoreboardCommand.setDisplayName`` / ``setRenderType``: no reply when nothing changes; returns 0."""
+        obj = self._objective(c.objective)
+        if c.option == "displayname":
+            if obj.display_name != c.value:
+                obj.display_name = c.value
+                self.scoreboard.objective_changed(obj)
+                out.append(T("commands.scoreboard.objectives.modify.displayname", obj.name, obj.formatted))
+        elif obj.render_type != c.value:
+            obj.render_type = c.value
+            self.scoreboard.objective_changed(obj)
+            out.append(T("commands.scoreboard.objectives.modify.rendertype", obj.formatted))
+        return 0
 
     # -- scoreboard objectives setdisplay -------------------------------------------------------------------
     def _run_objectivessetdisplay(

@@ -68,7 +68,10 @@ class Teams:
         """``ServerScoreboard.getStartTrackingPackets``."""
         sb = self.scoreboard
         obj = sb.objectives[objective]
-        out = [("scoreboard_objective", wire.scoreboard_objective(obj.name, 0, obj.display_component))]
+        hearts = obj.render_type == "hearts"
+        out = [
+            ("scoreboard_objective", wire.scoreboard_objective(obj.name, 0, obj.display_component, hearts))
+        ]
         out += [
             ("display_scoreboard", wire.display_scoreboard(s, obj.name))
             for s in sorted(sb.slots_of(obj.name))
@@ -103,6 +106,10 @@ class Teams:
                 k.broadcast("update_score", wire.remove_score(data["holder"], objective))
         elif event == "display_set":
             self._display_set(data["slot"], data["objective"], data["previous"])
+        elif event == "objective_changed" and data["objective"].name in self._tracked:
+            obj = data["objective"]
+            body = wire.scoreboard_objective(obj.name, 2, obj.display_component, obj.render_type == "hearts")
+            k.broadcast("scoreboard_objective", body)
         elif event == "objective_removed" and data["objective"].name in self._tracked:
             self._tracked.discard(data["objective"].name)
             k.broadcast("scoreboard_objective", wire.scoreboard_objective(data["objective"].name, 1))

@@ -141,6 +141,14 @@ def test_sidebar_tracks_shown_objectives_only(world: Path) -> None:
     late = join(game, FakePlayer("Late"))
     assert [o.name for o in late.packets("scoreboard_objective")] == ["kills"]
     assert {(s.item_name, s.value) for s in late.packets("update_score")} == {("Ryn", 3), ("Byte", 2)}
+    r = console(game, 'scoreboard objectives modify kills displayname {"text":"Kills"}')
+    assert r.text == "Changed the display name of kills to [Kills]"
+    assert console(game, 'scoreboard objectives modify kills displayname {"text":"Kills"}').components == []
+    assert console(game, "scoreboard objectives modify kills rendertype hearts").text == (
+        "Changed the render type of objective [Kills]"
+    )
+    changed = [(o.mode, o.display_text, o.type) for o in p.packets("scoreboard_objective")[1:]]
+    assert changed == [(2, '{"text":"Kills"}', 0), (2, '{"text":"Kills"}', 1)]
     console(game, "scoreboard players reset Ryn kills")
     assert (p.packets("update_score")[-1].action, p.packets("update_score")[-1].score_name) == (1, "kills")
     assert (
