@@ -27,10 +27,8 @@ from mirrorcraft.server.commands import model as m
 from mirrorcraft.server.commands.base import (
     CommandFailure,
     ExecutorBase,
-    display,
     fail,
     format_list,
-    source_display,
 )
 from mirrorcraft.server.commands.components import Component
 from mirrorcraft.server.commands.execute import ExecuteCommands
@@ -80,10 +78,6 @@ class CommandResult:
 def rcon_text(messages: list[str]) -> str:
     """Messages joined as vanilla's RCON reply buffer joins them (no separator)."""
     return "".join(messages)
-
-
-def _name(e: EntityRef) -> Component:
-    return display(e)
 
 
 class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
@@ -179,7 +173,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
         me = source.entity.uuid if source.entity is not None else None
         ops = [p for p in self.host.players() if p.uuid != me and self.ops.is_op(p.name)]
         for message in messages:
-            line = T("chat.type.admin", source_display(source), message, italic=True, color="gray")
+            line = T("chat.type.admin", self._source_display(source), message, italic=True, color="gray")
             for p in ops:
                 self.host.tell(p, line)
 
@@ -194,7 +188,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
         for p in targets:
             self.host.give(p, c.item, c.count)
         if len(targets) == 1:
-            out.append(T("commands.give.success.single", c.count, shown, _name(targets[0])))
+            out.append(T("commands.give.success.single", c.count, shown, self._display(targets[0])))
         else:
             out.append(T("commands.give.success.multiple", c.count, shown, len(targets)))
         return len(targets)
@@ -205,11 +199,11 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
         single = len(targets) == 1
         if total == 0:
             if single:
-                raise _err("clear.failed.single", _name(targets[0]))
+                raise _err("clear.failed.single", self._display(targets[0]))
             raise _err("clear.failed.multiple", len(targets))
         kind = "test" if c.max_count == 0 else "success"
         if single:
-            out.append(T(f"commands.clear.{kind}.single", total, _name(targets[0])))
+            out.append(T(f"commands.clear.{kind}.single", total, self._display(targets[0])))
         else:
             out.append(T(f"commands.clear.{kind}.multiple", total, len(targets)))
         return total
@@ -222,9 +216,15 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
             for e in targets:
                 self.host.teleport(e, *dest.position)
             if len(targets) == 1:
-                out.append(T("commands.teleport.success.entity.single", _name(targets[0]), _name(dest)))
+                out.append(
+                    T(
+                        "commands.teleport.success.entity.single",
+                        self._display(targets[0]),
+                        self._display(dest),
+                    )
+                )
             else:
-                out.append(T("commands.teleport.success.entity.multiple", len(targets), _name(dest)))
+                out.append(T("commands.teleport.success.entity.multiple", len(targets), self._display(dest)))
             return len(targets)
         assert c.location is not None
         x, y, z = c.location.resolve(source.position)
@@ -238,7 +238,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
             self.host.teleport(e, x, y, z, yaw, pitch)
         fx, fy, fz = f"{x:f}", f"{y:f}", f"{z:f}"
         if len(targets) == 1:
-            out.append(T("commands.teleport.success.location.single", _name(targets[0]), fx, fy, fz))
+            out.append(T("commands.teleport.success.location.single", self._display(targets[0]), fx, fy, fz))
         else:
             out.append(T("commands.teleport.success.location.multiple", len(targets), fx, fy, fz))
         return len(targets)
@@ -289,7 +289,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
         for e in targets:
             self.host.kill(e)
         if len(targets) == 1:
-            out.append(T("commands.kill.success.single", _name(targets[0])))
+            out.append(T("commands.kill.success.single", self._display(targets[0])))
         else:
             out.append(T("commands.kill.success.multiple", len(targets)))
         return len(targets)
@@ -308,7 +308,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
             else:
                 if self.host.game_rule("sendCommandFeedback"):
                     self.host.tell(p, T("gameMode.changed", mode_name))
-                out.append(T("commands.gamemode.success.other", _name(p), mode_name))
+                out.append(T("commands.gamemode.success.other", self._display(p), mode_name))
         return count
 
     def _run_effectgive(self, source: CommandSource, c: m.EffectGive, out: list[Component]) -> int:
@@ -321,7 +321,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
             raise _err("commands.effect.give.failed")
         name = _effect_name(c.effect)
         if len(targets) == 1:
-            out.append(T("commands.effect.give.success.single", name, _name(targets[0])))
+            out.append(T("commands.effect.give.success.single", name, self._display(targets[0])))
         else:
             out.append(T("commands.effect.give.success.multiple", name, len(targets)))
         return count
@@ -334,7 +334,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
             raise _err(f"commands.effect.clear.{what}.failed")
         args: list[object] = [] if c.effect is None else [_effect_name(c.effect)]
         if len(targets) == 1:
-            out.append(T(f"commands.effect.clear.{what}.success.single", *args, _name(targets[0])))
+            out.append(T(f"commands.effect.clear.{what}.success.single", *args, self._display(targets[0])))
         else:
             out.append(T(f"commands.effect.clear.{what}.success.multiple", *args, len(targets)))
         return count
@@ -343,7 +343,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
         targets = self._players(c.targets, source)
         if c.action == "query":
             value = self.host.experience(targets[0], c.unit)  # type: ignore[arg-type]
-            out.append(T(f"commands.experience.query.{c.unit}", _name(targets[0]), value))
+            out.append(T(f"commands.experience.query.{c.unit}", self._display(targets[0]), value))
             return value
         assert c.amount is not None
         if c.action == "add":
@@ -355,7 +355,11 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
                 raise _err("commands.experience.set.points.invalid")
         if len(targets) == 1:
             out.append(
-                T(f"commands.experience.{c.action}.{c.unit}.success.single", c.amount, _name(targets[0]))
+                T(
+                    f"commands.experience.{c.action}.{c.unit}.success.single",
+                    c.amount,
+                    self._display(targets[0]),
+                )
             )
         else:
             out.append(T(f"commands.experience.{c.action}.{c.unit}.success.multiple", c.amount, len(targets)))
@@ -462,7 +466,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
             changed = sum(1 for p in targets if op(p, adv, c.criterion))
             comp = self._advancement_component(adv)
             tail = "one" if len(targets) == 1 else "many"
-            who: object = _name(targets[0]) if len(targets) == 1 else len(targets)
+            who: object = self._display(targets[0]) if len(targets) == 1 else len(targets)
             if changed == 0:
                 raise _err(f"{key}.criterion.to.{tail}.failure", c.criterion, comp, who)
             out.append(T(f"{key}.criterion.to.{tail}.success", c.criterion, comp, who))
@@ -488,7 +492,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
         adv_part = "one" if len(advs) == 1 else "many"
         tgt_part = "one" if len(targets) == 1 else "many"
         first: object = self._advancement_component(advs[0]) if len(advs) == 1 else len(advs)
-        who = _name(targets[0]) if len(targets) == 1 else len(targets)
+        who = self._display(targets[0]) if len(targets) == 1 else len(targets)
         outcome = "success" if changed else "failure"
         text = T(f"{key}.{adv_part}.to.{tgt_part}.{outcome}", first, who)
         if not changed:
@@ -501,7 +505,7 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
         if c.uuids:
             names = [T("commands.list.nameAndId", C.text(p.name), p.uuid) for p in players]
         else:
-            names = [_name(p) for p in players]
+            names = [self._display(p) for p in players]
         out.append(T("commands.list.players", len(players), self.host.max_players(), format_list(names)))
         return len(players)
 

@@ -89,6 +89,16 @@ class PlayerTeam:
         return (1 if self.friendly_fire else 0) | (2 if self.see_friendly_invisibles else 0)
 
 
+def team_player_name(name: str, uuid: str, team: PlayerTeam | None) -> Component:
+    """``Player.getDisplayName``: ``PlayerTeam.formatNameForTeam`` (prefix + name + suffix in the team colour)
+    decorated with the ``/tell`` click, the entity hover and the name as insertion."""
+    plain = C.player_name(name, uuid)
+    if team is None:
+        return plain
+    decoration = {k: v for k, v in plain.items() if k != "text"}
+    return C.styled(team.format_name(C.text(name)), **decoration)
+
+
 class ScoreboardListener(Protocol):
     """What a game is told after each change (vanilla ``ServerScoreboard``'s overrides)."""
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands import model as m
-from mirrorcraft.server.commands.base import display, fail, format_list
+from mirrorcraft.server.commands.base import fail, format_list
 from mirrorcraft.server.commands.components import Component
-from mirrorcraft.server.commands.host import CommandSource, EntityRef
+from mirrorcraft.server.commands.host import CommandSource
 from mirrorcraft.server.commands.messaging import MessagingCommands
 from mirrorcraft.server.commands.scoreboard import DISPLAY_SLOTS, PlayerTeam
 
@@ -48,16 +48,6 @@ _CHOICES = {
 }
 
 
-def team_player_name(name: str, uuid: str, team: PlayerTeam | None) -> Component:
-    """``Player.getDisplayName``: ``PlayerTeam.formatNameForTeam`` (prefix + name + suffix in the team colour)
-    decorated with the ``/tell`` click, the entity hover and the name as insertion."""
-    plain = C.player_name(name, uuid)
-    if team is None:
-        return plain
-    decoration = {k: v for k, v in plain.items() if k != "text"}
-    return C.styled(team.format_name(C.text(name)), **decoration)
-
-
 class TeamCommands(MessagingCommands):
     """The team family of :class:`~mirrorcraft.server.commands.executor.CommandExecutor`."""
 
@@ -67,10 +57,6 @@ class TeamCommands(MessagingCommands):
         if team is None:
             raise fail("team.notFound", name)
         return team
-
-    def player_display(self, e: EntityRef) -> Component:
-        """A player's display name with their team's formatting."""
-        return team_player_name(e.name, e.uuid, self.scoreboard.team_of(e.name))
 
     # -- team add|remove|empty|join|leave|list ---------------------------------------------------------
     def _run_teamadd(self, source: CommandSource, c: m.TeamAdd, out: list[Component]) -> int:
@@ -188,7 +174,7 @@ class TeamCommands(MessagingCommands):
         hover = {"action": "show_text", "contents": T("chat.type.team.hover")}
         click = {"action": "suggest_command", "value": "/teammsg "}
         team_name = C.styled(team.formatted, hoverEvent=hover, clickEvent=click)
-        shown = self.player_display(sender) if sender.is_player else display(sender)
+        shown = self._display(sender)
         text = self._message_text(c.message, source)
         reached = [
             p for p in self.host.players() if p.uuid == sender.uuid or self.scoreboard.team_of(p.name) is team

@@ -24,8 +24,13 @@ from typing import Any
 
 from mirrorcraft.server import wire
 from mirrorcraft.server.commands import components as C
-from mirrorcraft.server.commands.scoreboard import COLOR_IDS, DISPLAY_SLOTS, PlayerTeam, Scoreboard
-from mirrorcraft.server.commands.teams import team_player_name
+from mirrorcraft.server.commands.scoreboard import (
+    COLOR_IDS,
+    DISPLAY_SLOTS,
+    PlayerTeam,
+    Scoreboard,
+    team_player_name,
+)
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 
 

@@ -199,6 +199,8 @@ def test_team_chat_reaches_only_team_mates_and_chat_reaches_all(world: Path) -> 
     assert all(chat_lines(p, before[n]) == [] for n, p in ps.items() if n != "Blink")
     send(game, ps["Raze"], "chat_message", message="hello all")
     assert all(C.render(chat_lines(p)[-1]) == "<[R] Raze> hello all" for p in ps.values())
+    r = console(game, "give Raze minecraft:bread 1")  # command replies name players as getDisplayName does
+    assert r.text == "Gave 1 [Bread] to [R] Raze" and r.components[0]["with"][2]["color"] == "red"
 
 
 def _hit(game: Game, attacker: FakePlayer, target: FakePlayer) -> float:
