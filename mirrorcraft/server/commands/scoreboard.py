@@ -204,11 +204,8 @@ class Scoreboard:
         self._tell("team_removed", team=team)
 
     def join(self, member: str, team: PlayerTeam) -> None:
-        """``Scoreboard.addPlayerToTeam``: a member of another team leaves it first."""
-        old = self.team_of(member)
-        if old is team:
-            return
-        if old is not None:
+        """``Scoreboard.addPlayerToTeam``: a member of a team (this one too) leaves it first."""
+        if self.team_of(member) is not None:
             self.leave(member)
         team.members.append(member)
         self.member_team[member] = team.name

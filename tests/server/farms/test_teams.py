@@ -119,6 +119,11 @@ def test_team_packets_reach_every_client_and_a_newcomer(world: Path) -> None:
     assert got == {"red": (0, ["Ryn", "Raze"], 12, 0x02), "blue": (0, ["Byte"], 9, 0x03)}
     console(game, "team remove blue")
     assert [(t.team, t.mode) for t in late.packets("teams")][-1] == ("blue", 1)
+    console(game, "team join red Ryn")  # addPlayerToTeam: leaves the team first, even this one
+    assert [(t.team, t.mode, t.entities) for t in late.packets("teams")][-2:] == [
+        ("red", 4, ["Ryn"]),
+        ("red", 3, ["Ryn"]),
+    ]
 
 
 def test_sidebar_tracks_shown_objectives_only(world: Path) -> None:
