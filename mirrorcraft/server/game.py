@@ -9,11 +9,13 @@ exactly this list; :mod:`~mirrorcraft.server.kernel.clock`).
 
 Build order (each feature after those it depends on) and what it means for the hooks:
 
-* ``"joined"`` (after the join sequence): keep-alive, chat (the yellow joined line to the others),
+* ``"joined"`` (after the join sequence): keep-alive, teams (every team and shown objective to the newcomer),
+  chat (the yellow joined line to the others),
   advancements (the tree), experience (the bar), mobs (the cows), admin (difficulty, time, weather,
   effects, game mode) — then the ``join`` event. ``"left"``: chat (the left line) first.
 * ``"use_block"`` (a ``use_item_on`` before placing): crafting table, furnaces, enchanting table, chests,
   cakes (food), sweet berry bushes (farming); then ``"use_item_on"``: hoes and bone meal (farming).
+* ``"use_entity"`` packets: mobs (attacks on animals), PvP (attacks on players), milking (interact).
 * ``"block_broken"``: block entities (a furnace's, hopper's or chest's contents drop), food (the breaker's
   exhaustion).
 * ``"block_changed"`` (every ``Kernel.set_block``): chests (pairing and splitting double chests), hoppers (a
@@ -66,10 +68,12 @@ from mirrorcraft.server.features.mobs import Mobs
 from mirrorcraft.server.features.movement import Movement
 from mirrorcraft.server.features.nature import Nature
 from mirrorcraft.server.features.placing import Placing
+from mirrorcraft.server.features.pvp import Pvp
 from mirrorcraft.server.features.randomticks import RandomTicks
 from mirrorcraft.server.features.rcon_listener import RconListener
 from mirrorcraft.server.features.shapes import Shapes
 from mirrorcraft.server.features.spawning import NaturalSpawner
+from mirrorcraft.server.features.teams import Teams
 from mirrorcraft.server.features.windows import Windows
 from mirrorcraft.server.kernel import Kernel, Player, Players
 from mirrorcraft.server.kernel.events import Events, Listener
@@ -96,7 +100,8 @@ class Game:
         self.effects = Effects(k)
         self.movement = Movement(k, self.chunks, self.effects)
         self.keepalive = KeepAlive(k)
-        self.chat = Chat(k)
+        self.teams = Teams(k)
+        self.chat = Chat(k, self.teams)
         self.items = Items(k)
         self.inventory = Inventory(k, self.items)
         self.advancements = Advancements(k, r)
@@ -117,6 +122,7 @@ class Game:
         self.block_updates = BlockUpdates(k, self.digging)
         self.food = Food(k, self.admin, self.effects, self.items, self.block_updates)
         self.placing = Placing(k, self.block_updates)
+        self.pvp = Pvp(k, self.admin, self.effects, self.teams, self.chat)
         self.milking = Milking(k, self.mobs, self.admin, self.items)
         self.light = Light(k, self.admin)
         self.random_ticks = RandomTicks(k, self.admin)
@@ -145,6 +151,7 @@ class Game:
                 seed=config.episode_seed,
             ),
             self.chat,
+            self.teams.scoreboard,
         )
         self.rcon = RconListener(k, self.commands)
         self.functions = TickFunctions(k)  # scenario judges the harness installs (vanilla's tick functions)
