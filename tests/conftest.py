@@ -9,6 +9,8 @@ missing, so a test run on a fresh clone works without a separate set-up step.
 from __future__ import annotations
 
 import json
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +65,35 @@ def sandbox_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def sandbox_info(sandbox_template: Path) -> dict[str, Any]:
     """The layout facts the sandbox builder wrote (tree, ore, pit positions)."""
     return json.loads((sandbox_template / "sandbox.json").read_text())
+
+
+# ---- the PillagerBench arenas of the session -----------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def arena_saves(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A catalogue folder holding ``arenas/<name>/<variant>/`` for all four arena ids, built once by the real
+    builder (tests copy a save before serving it: the server writes into its world folder)."""
+    from mirrorcraft.worlds.arenas.build import ARENA_IDS, build_arena
+
+    out = tmp_path_factory.mktemp("arena-saves")
+    for ident in ARENA_IDS:
+        build_arena(ident, out)
+    return out
+
+
+@pytest.fixture
+def arena(arena_saves: Path, tmp_path: Path) -> Callable[..., Path]:
+    """Factory: ``arena("dash_and_dine", variant="original")`` → a fresh copy of that save's folder."""
+
+    made = iter(range(1 << 30))
+
+    def copy(name: str, variant: str = "original") -> Path:
+        dst = tmp_path / f"{name}-{variant}-{next(made)}"
+        shutil.copytree(arena_saves / "arenas" / name / variant, dst)
+        return dst
+
+    return copy
 
 
 # ---- scheduling: the longest files first ---------------------------------------------------------------
