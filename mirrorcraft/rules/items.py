@@ -27,6 +27,7 @@ __all__ = [
     "fast_food",
     "fits_equipment_slot",
     "food_effects",
+    "food_value",
     "item_constants",
     "use_ticks",
 ]
@@ -105,3 +106,27 @@ def block_food() -> dict[str, Any]:
     """``CakeBlock`` (a food eaten from the placed block): ``block``, ``max_bites``, ``nutrition``, ``saturation_modifier`` (a slice restores
     ``nutrition`` and ``nutrition x modifier x 2`` saturation, ``FoodData.eat``)."""
     return dict(item_constants()["block_food"])
+
+
+def food_value(item: str) -> float | None:
+    """What eating all of ``item`` restores, hunger points plus saturation (``None``: not a food).
+
+    PillagerBench's Dash & Dine scores a delivered food by this sum (rabbit stew 10 + 12 = 22, cooked beef
+    8 + 12.8 = 20.8); minecraft-data's foods give it for eaten items, and the cake, eaten from its placed
+    block slice by slice, restores ``max_bites + 1`` slices (bites 0 to ``max_bites``) of ``nutrition`` +
+    ``nutrition x modifier x 2`` (7 x (2 + 0.4) = 16.8, ``CakeBlock`` / ``FoodData.eat``). Rounded to 4
+    decimals: minecraft-data carries Java's float saturations (golden carrot 14.399999...).
+    """
+    from mirrorcraft.errors import GameDataError
+    from mirrorcraft.gamedata import registries
+
+    name = namespaced(item)
+    cake = block_food()
+    if name == namespaced(cake["block"]):
+        slice_ = cake["nutrition"] + cake["nutrition"] * cake["saturation_modifier"] * 2
+        return round((cake["max_bites"] + 1) * slice_, 4)
+    try:
+        info = registries.food(name)
+    except GameDataError:
+        return None
+    return round(info.food_points + info.saturation, 4)

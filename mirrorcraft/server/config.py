@@ -51,6 +51,8 @@ class ServerConfig(BaseModel):
             ``None``: the ops live only in memory for this run.
         default_game_mode: The game mode of players joining for the first time (``server.properties``
             ``gamemode``; the ``defaultgamemode`` command changes it while the server runs).
+        pvp: Whether players can hurt each other (``server.properties`` ``pvp``, vanilla default true); a
+            team without friendly fire protects its members from each other either way.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -75,6 +77,7 @@ class ServerConfig(BaseModel):
     never_ops: list[str] = Field(default_factory=list)
     ops_file: Path | None = None
     default_game_mode: Literal["survival", "creative", "adventure", "spectator"] = "survival"
+    pvp: bool = True
 
 
 def seeded_rng(world_seed: int, episode_seed: int, purpose: str) -> random.Random:

@@ -9,7 +9,8 @@ exactly this list; :mod:`~mirrorcraft.server.kernel.clock`).
 
 Build order (each feature after those it depends on) and what it means for the hooks:
 
-* ``"joined"`` (after the join sequence): keep-alive, chat (the yellow joined line to the others),
+* ``"joined"`` (after the join sequence): keep-alive, teams (every team and shown objective to the newcomer),
+  chat (the yellow joined line to the others),
   advancements (the tree), experience (the bar), mobs (the cows), admin (difficulty, time, weather,
   effects, game mode) — then the ``join`` event. ``"left"``: movement (the move checks), chat (the left line
   and the spam count), windows (the open window closes) and the per-connection state of keep-alive,
@@ -17,6 +18,7 @@ Build order (each feature after those it depends on) and what it means for the h
   advancements, food, effects, experience, enchanting drop what they keep by name.
 * ``"use_block"`` (a ``use_item_on`` before placing): crafting table, furnaces, enchanting table, chests,
   cakes (food), sweet berry bushes (farming); then ``"use_item_on"``: hoes and bone meal (farming).
+* ``"use_entity"`` packets: mobs (attacks on animals), PvP (attacks on players), milking (interact).
 * ``"block_broken"``: block entities (a furnace's, hopper's or chest's contents drop), food (the breaker's
   exhaustion).
 * ``"block_changed"`` (every ``Kernel.set_block``): chests (pairing and splitting double chests), hoppers (a
@@ -25,7 +27,8 @@ Build order (each feature after those it depends on) and what it means for the h
 
 Tick order (vanilla ``ServerLevel.tick``: scheduled block ticks, then the chunk tick — spawning, then random
 ticks — then entities and block entities; an effect acts on the tick its duration runs out, so food comes
-before admin): items, block ticks, spawning, random ticks, furnaces, hoppers, mobs, open windows,
+before admin; ``MinecraftServer.tickChildren`` runs the tick functions before any level): tick functions
+(scenario judges), items, block ticks, spawning, random ticks, furnaces, hoppers, mobs, open windows,
 advancement triggers, food, delayed digs, admin (day time, weather, effect durations), movement
 broadcasts, keep-alive. A late reactor's skipped ticks re-run the items phase (at most 4) before the full
 tick (scheduled block ticks that fell due meanwhile run on the next full tick; random ticks are not
@@ -55,6 +58,7 @@ from mirrorcraft.server.features.enchanting import Enchanting
 from mirrorcraft.server.features.experience import Experience
 from mirrorcraft.server.features.farming import Farming
 from mirrorcraft.server.features.food import Food
+from mirrorcraft.server.features.functions import TickFunctions
 from mirrorcraft.server.features.furnaces import Furnaces
 from mirrorcraft.server.features.hoppers import Hoppers
 from mirrorcraft.server.features.inventory import Inventory
@@ -67,10 +71,12 @@ from mirrorcraft.server.features.mobs import Mobs
 from mirrorcraft.server.features.movement import Movement
 from mirrorcraft.server.features.nature import Nature
 from mirrorcraft.server.features.placing import Placing
+from mirrorcraft.server.features.pvp import Pvp
 from mirrorcraft.server.features.randomticks import RandomTicks
 from mirrorcraft.server.features.rcon_listener import RconListener
 from mirrorcraft.server.features.shapes import Shapes
 from mirrorcraft.server.features.spawning import NaturalSpawner
+from mirrorcraft.server.features.teams import Teams
 from mirrorcraft.server.features.windows import Windows
 from mirrorcraft.server.kernel import Kernel, Player, Players
 from mirrorcraft.server.kernel.events import Events, Listener
@@ -97,7 +103,8 @@ class Game:
         self.effects = Effects(k)
         self.movement = Movement(k, self.chunks, self.effects)
         self.keepalive = KeepAlive(k)
-        self.chat = Chat(k)
+        self.teams = Teams(k)
+        self.chat = Chat(k, self.teams)
         self.items = Items(k)
         self.inventory = Inventory(k, self.items)
         self.advancements = Advancements(k, r)
@@ -118,6 +125,7 @@ class Game:
         self.block_updates = BlockUpdates(k, self.digging)
         self.food = Food(k, self.admin, self.effects, self.items, self.block_updates)
         self.placing = Placing(k, self.block_updates)
+        self.pvp = Pvp(k, self.admin, self.effects, self.teams, self.chat)
         self.milking = Milking(k, self.mobs, self.admin, self.items)
         self.light = Light(k, self.admin)
         self.random_ticks = RandomTicks(k, self.admin)
@@ -146,11 +154,17 @@ class Game:
                 seed=config.episode_seed,
             ),
             self.chat,
+            self.teams.scoreboard,
         )
         self.rcon = RconListener(k, self.commands)
+        self.functions = TickFunctions(k)  # scenario judges the harness installs (vanilla's tick functions)
         # ---- the tick ------------------------------------------------------------------------------------
         k.clock.set_phases(
             [
+                (
+                    "functions",
+                    self.functions.tick,
+                ),  # vanilla ticks #minecraft:tick functions before the levels
                 ("items", self.items.tick),
                 ("block ticks", self.block_updates.tick),  # vanilla: scheduled ticks before the chunk tick
                 ("spawning", self.spawning.tick),  # vanilla spawns in the chunk tick, before the entities

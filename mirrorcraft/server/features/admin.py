@@ -51,7 +51,7 @@ from mirrorcraft.protocol import serverbound as sb
 from mirrorcraft.server import facts, wire
 from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands.vocabulary import GAME_RULES
-from mirrorcraft.server.features.chat import Chat, display_name
+from mirrorcraft.server.features.chat import Chat
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.experience import Experience
 from mirrorcraft.server.features.inventory import Inventory
@@ -219,7 +219,7 @@ class Admin:
         frame = str(display.get("frame", "task"))
         self.chat.broadcast(
             C.translatable(
-                f"chat.type.advancement.{frame}", display_name(b.player), C.advancement_chat(display)
+                f"chat.type.advancement.{frame}", self.chat.name_of(b.player), C.advancement_chat(display)
             )
         )
 
@@ -306,8 +306,11 @@ class Admin:
         self.state(p).game_mode = mode
         self._send_game_mode(p, mode)
 
-    def kill_player(self, p: Player) -> None:
-        """Vanilla death: drops (unless ``keepInventory``), effects cleared, health 0 (death screen)."""
+    def kill_player(self, p: Player, death: C.Component | None = None) -> None:
+        """Vanilla death: drops (unless ``keepInventory``), effects cleared, health 0 (death screen).
+
+        ``death`` is the death message (``CombatTracker.getDeathMessage``); default ``kill``'s
+        ``death.attack.outOfWorld``."""
         st = self.state(p)
         st.dead = True
         if not self.game_rules["keepInventory"]:
@@ -323,7 +326,8 @@ class Admin:
         p.health = 0.0
         # ServerPlayer.die: the death message on the death screen, and to everyone with showDeathMessages
         # (``kill`` is DamageSource.OUT_OF_WORLD: death.attack.outOfWorld with the player's display name)
-        death = C.translatable("death.attack.outOfWorld", display_name(p))
+        if death is None:
+            death = C.translatable("death.attack.outOfWorld", self.chat.name_of(p))
         if self.game_rules["showDeathMessages"]:
             p.send("death_combat_event", wire.death_combat_event(p.eid, death, p.protocol_version))
             self.chat.broadcast(death)

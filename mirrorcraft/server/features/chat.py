@@ -12,7 +12,9 @@ Vanilla behaviour followed:
   does not get it;
 * leaving (``ServerGamePacketListenerImpl.onDisconnect``): everyone else gets the yellow
   ``multiplayer.player.left``;
-* chat (not commands) is relayed as ``chat.type.text`` (``<name> text``) system chat: MirrorCraft signs no
+* a player's name in these lines is ``Player.getDisplayName``: with a team, its prefix, suffix and colour
+  (:meth:`~mirrorcraft.server.features.teams.Teams.display_name`);
+* chat (not commands) is relayed to everyone as ``chat.type.text`` (``<name> text``) system chat: MirrorCraft signs no
   chat, so a line arrives as ``system_chat`` rather than signed ``player_chat`` (docs/fidelity.md);
 * spam (``ServerGamePacketListenerImpl.detectRateSpam``): each chat line or command adds 20 to the
   player's count, every game tick takes 1 off; above 200 a player who is not an op is kicked
@@ -29,6 +31,7 @@ from typing import Any
 
 from mirrorcraft.server import wire
 from mirrorcraft.server.commands import components as C
+from mirrorcraft.server.features.teams import Teams
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 
 log = logging.getLogger(__name__)
@@ -44,14 +47,15 @@ def display_name(p: Player) -> C.Component:
 
 
 class Chat:
-    """System chat for one game.
+    """System chat for one game; ``teams`` gives players their team-formatted display names.
 
     Attributes:
         is_op: Whether a player is an op (spam-exempt); the commands feature sets it.
     """
 
-    def __init__(self, kernel: Kernel) -> None:
+    def __init__(self, kernel: Kernel, teams: Teams | None = None) -> None:
         self.kernel = kernel
+        self.name_of = teams.display_name if teams is not None else display_name
         self.is_op: Callable[[Player], bool] = lambda p: False
         self._spam: dict[Player, tuple[int, int]] = {}  # player → (chatSpamTickCount, at tick)
         kernel.events.after("joined", self._joined)
@@ -88,15 +92,15 @@ class Chat:
 
     def chat(self, p: Player, text: str) -> None:
         """A chat line (not a command): ``<name> text`` to everyone (unsigned system chat)."""
-        self.broadcast(C.translatable("chat.type.text", display_name(p), text))
+        self.broadcast(C.translatable("chat.type.text", self.name_of(p), text))
 
     def _joined(self, b: Behaviour) -> None:
         p = b.player
         self.broadcast(
-            C.translatable("multiplayer.player.joined", display_name(p), color="yellow"), exclude=p
+            C.translatable("multiplayer.player.joined", self.name_of(p), color="yellow"), exclude=p
         )
 
     def _left(self, b: Behaviour) -> None:
         p = b.player
         self._spam.pop(p, None)
-        self.broadcast(C.translatable("multiplayer.player.left", display_name(p), color="yellow"), exclude=p)
+        self.broadcast(C.translatable("multiplayer.player.left", self.name_of(p), color="yellow"), exclude=p)

@@ -52,7 +52,7 @@ Partial (documented, not simulated): movement exhaustion (sprinting, jumping, sw
 effect (it is eaten as a stew: its effect comes from the stew's NBT, which item stacks here do not
 carry), candles on cakes, chorus fruit's teleport, eating sounds/particles and the "using item" metadata
 other players would see.
-Starvation that kills reuses the admin feature's kill (its death message says "out of world").
+Starvation that kills reuses the admin feature's kill with vanilla's ``death.attack.starve`` message.
 Food state lives in memory for the server's lifetime (a reconnect keeps it; nothing is saved).
 """
 
@@ -76,6 +76,7 @@ from mirrorcraft.rules.items import (
     use_ticks,
 )
 from mirrorcraft.server import facts, wire
+from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.features.admin import Admin
 from mirrorcraft.server.features.blockupdates import BlockUpdates, PlaceContext
 from mirrorcraft.server.features.effects import Effects
@@ -417,7 +418,7 @@ class Food:
                     p.health -= 1.0  # DamageSource.STARVE bypasses armour and Resistance
                     if p.health <= 0.0:
                         log.info("%s starved", p.display_name)
-                        admin.kill_player(p)
+                        admin.kill_player(p, C.translatable("death.attack.starve", admin.chat.name_of(p)))
                 st.timer = 0
         else:
             st.timer = 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,26 +26,3 @@ def make_plot(sandbox_template: Path, tmp_path: Path):
         return new_plot(dst, **config)
 
     return make
-
-
-@pytest.fixture(scope="session")
-def arena_saves(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The two original PillagerBench arenas (and Dash & Dine's mirror), built once by the real builder."""
-    from mirrorcraft.worlds.arenas.build import build_arena
-
-    out = tmp_path_factory.mktemp("arena-saves")
-    for ident in ("mushroom_war", "dash_and_dine", "dash_and_dine/mirrored"):
-        build_arena(ident, out)
-    return out
-
-
-@pytest.fixture
-def arena(arena_saves: Path, tmp_path: Path) -> Iterator[Any]:
-    """Factory: ``arena("dash_and_dine", variant="original", **config)`` → a fresh copy of the save's folder."""
-
-    def copy(name: str, variant: str = "original") -> Path:
-        dst = tmp_path / f"{name}-{variant}"
-        shutil.copytree(arena_saves / "arenas" / name / variant, dst)
-        return dst
-
-    yield copy
