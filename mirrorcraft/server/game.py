@@ -21,9 +21,9 @@ Build order (each feature after those it depends on) and what it means for the h
 * ``"use_entity"`` packets: mobs (attacks on animals), PvP (attacks on players), milking (interact).
 * ``"block_broken"``: block entities (a furnace's, hopper's or chest's contents drop), food (the breaker's
   exhaustion).
-* ``"block_changed"`` (every ``Kernel.set_block``): chests (pairing and splitting double chests), hoppers (a
-  placed hopper's block entity), block updates (the neighbours' shapes, depth first), random ticks (the index
-  of ticking blocks).
+* ``"block_changed"`` (every ``Kernel.set_block``): hoppers (a placed hopper's block entity), block updates
+  (the neighbours' shapes, depth first: double chests, fences, crops...), random ticks (the index of ticking
+  blocks).
 
 Tick order (vanilla ``ServerLevel.tick``: scheduled block ticks, then the chunk tick — spawning, then random
 ticks — then entities and block entities; an effect acts on the tick its duration runs out, so food comes
@@ -123,6 +123,7 @@ class Game:
         self.spawning = NaturalSpawner(k, r, self.mobs, self.admin)
         self.digging = Digging(k, r, self.items, self.admin, self.effects)
         self.block_updates = BlockUpdates(k, self.digging)
+        self.chests.use_block_updates(self.block_updates)  # chests pair and split through block updates
         self.food = Food(k, self.admin, self.effects, self.items, self.block_updates)
         self.placing = Placing(k, self.block_updates)
         self.pvp = Pvp(k, self.admin, self.effects, self.teams, self.chat)
