@@ -410,8 +410,10 @@ const commands = {
   async activate_entity ({ entity }) { // bot.activateEntity: use the held item on an entity (milk a cow)
     const e = bot.entities[entity]
     if (!e) throw new Error('no entity ' + entity)
+    const before = bot.heldItem && bot.heldItem.name
     await bot.activateEntity(e)
-    await sleep(200)
+    // the server answers with a set_slot; under load it can take longer than a fixed pause: wait for the change
+    for (let waited = 0; waited < 3000 && (bot.heldItem && bot.heldItem.name) === before; waited += 50) await sleep(50)
     return { held: bot.heldItem && [bot.heldItem.name, bot.heldItem.count] }
   },
   async teams () { // bot.teams / bot.teamMap (the teams plugin) and bot.scoreboards / bot.scoreboard (the scoreboard plugin)

@@ -95,7 +95,8 @@ async def test_mineflayer_farms_wheat_milks_a_cow_and_eats_bread(session: Sessio
     # blocks/wheat at age 7: one wheat, and seeds 1 + binomial(3, 0.5714) (apply_bonus); the planted seed is gone
     assert inv.get("wheat") == 1 and 1 <= inv.get("wheat_seeds", 0) <= 4, inv
     # milk a cow with the bucket (bot.activateEntity)
-    cow = srv.game.mobs.add_cow((x - 3.5, float(y + 1), z + 0.5), 0.0, uuid.UUID(int=24))
+    # two blocks away: well within vanilla's interaction range even if the cow takes a step meanwhile
+    cow = srv.game.mobs.add_cow((x - 1.5, float(y + 1), z + 0.5), 0.0, uuid.UUID(int=24))
     seen = await bot.until(lambda: _has(bot, "cow", cow.eid), timeout=5)
     assert seen
     await bot.do("equip", name="bucket")
