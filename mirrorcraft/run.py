@@ -158,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     from mirrorcraft.study.check_cli import add_check_parser
     from mirrorcraft.study.episode_cli import add_episode_parser
     from mirrorcraft.study.report_cli import add_report_parser, add_study_parser
+    from mirrorcraft.study.teams_cli import add_teams_parser
     from mirrorcraft.worlds.cli import add_worlds_parser
 
     add_serve_parser(sub)
@@ -168,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_parser(sub)
     add_proxy_parser(sub)
     add_check_parser(sub)
+    add_teams_parser(sub)
     ls = sub.add_parser(
         "list", help="list configurations, tasks, worlds and suites (one per line)", allow_abbrev=False
     )

@@ -70,17 +70,24 @@ class EmbeddedJudgeWorld(JudgeWorld):
 def attach_judge(server: EmbeddedServer | Game, judge: Judge, *, name: str = "judge") -> EmbeddedJudgeWorld:
     """Run ``judge`` on the embedded server from the next tick on (that tick is its start); returns its world.
 
+    Every game tick is judged once, also the ones a late reactor skipped (the tick count jumps; the judge
+    runs each missed tick's schedule on the next tick), so samples stay one per game second with no gap.
+
     Remove it with ``game.functions.remove(name)`` (the episode runner does at the end of the episode).
     """
     game = server.game if isinstance(server, EmbeddedServer) else server
     assert game is not None, "attach_judge: the server is not started"
     world = EmbeddedJudgeWorld(game)
 
+    seen = [0]
+
     def tick(t: int) -> None:
         if judge.start_tick is None:
             judge.begin(world, t)
-        else:
-            judge.on_tick(world, t)
+        else:  # a late reactor's skipped ticks advance the count by more than one: judge each of them
+            for n in range(seen[0] + 1, t + 1):
+                judge.on_tick(world, n)
+        seen[0] = t
 
     game.functions.install(name, tick)
     return world

@@ -1,0 +1,150 @@
+"""Team systems (PillagerBench): what controls a team's two players, behind one small ABC with a registry.
+
+A team system is one object per pairing that lives across the consecutive episodes of a block (the
+original's multi-round learning): :meth:`TeamPolicy.pre_game` before each episode, :meth:`TeamPolicy.act`
+for each of its players whenever that player is free (the two players run concurrently), and
+:meth:`TeamPolicy.post_game` with the episode's outcome; :meth:`checkpoint` / :meth:`restore` carry its
+state across a resumed study.
+
+What a player is shown is a :class:`TeamView`. **Interim**: it is this module's dataclass, not yet a
+versioned contract (the team observation of issue 25 — sidebar, recent team chat, the time left only when a
+documented setting says so — lands with the team skills of issue 24, which bring the body's chat and
+scoreboard modules). It never shows the judges' rules, the arena's identity or the episode length.
+
+Built-in here: ``do_nothing`` (the baseline S's normal score is measured against) and ``random`` (random skill
+calls with random valid arguments, seeded from the episode seed and the player). The scenario opponents
+(passive, balanced, aggressive, slimy; berries, cake_beetroot, melon_pumpkin, potato_cookie) need the team
+skills of issue 24 and are not built yet.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from mirrorcraft.contracts import OutcomeReport, SkillCall
+from mirrorcraft.contracts.teams import TeamOutcome, TeamSystem
+from mirrorcraft.errors import ContractError
+
+
+@dataclass(frozen=True)
+class TeamView:
+    """What one player of a team system sees when it is free to act (interim: module docstring)."""
+
+    player: str
+    side: str
+    teammate: str
+    scenario: str
+    position: tuple[float, float, float]
+    inventory: dict[str, int]
+    last_result: OutcomeReport | None = None
+
+
+@dataclass(frozen=True)
+class GameBriefing:
+    """What a system is told before an episode: its side and players, the scenario, the episode's index in
+    its block (never the episode length: the original does not tell agents)."""
+
+    scenario: str
+    side: str
+    players: tuple[str, str]
+    block_index: int
+    seed: int
+
+
+class TeamPolicy(ABC):
+    """A team system (one per pairing and side, kept across the episodes of a block)."""
+
+    id: ClassVar[str]
+
+    def __init__(self, system: TeamSystem) -> None:
+        self.system = system
+        self.briefing: GameBriefing | None = None
+
+    def pre_game(self, briefing: GameBriefing) -> None:
+        """Before an episode (the system's state from earlier episodes of the block is kept)."""
+        self.briefing = briefing
+
+    @abstractmethod
+    async def act(self, view: TeamView) -> SkillCall | None:
+        """The next skill call of ``view.player``, or ``None`` to let one game second pass."""
+
+    def post_game(self, outcome: TeamOutcome) -> None:  # noqa: B027 - optional hook
+        """After an episode, with its final scores (a learning system revises itself here)."""
+
+    def checkpoint(self) -> dict[str, Any]:
+        """JSON-able state to resume a block from (default: nothing to keep)."""
+        return {}
+
+    def restore(self, state: dict[str, Any]) -> None:  # noqa: B027 - optional hook
+        """Restore :meth:`checkpoint`'s state."""
+
+
+TEAM_POLICIES: dict[str, type[TeamPolicy]] = {}
+
+
+def register_team_policy(cls: type[TeamPolicy]) -> type[TeamPolicy]:
+    if cls.id in TEAM_POLICIES:
+        raise ContractError(f"two team systems named {cls.id!r}")
+    TEAM_POLICIES[cls.id] = cls
+    return cls
+
+
+def make_team_policy(system: TeamSystem) -> TeamPolicy:
+    """The registered system ``system.id``.
+
+    Raises:
+        ContractError: no such system (the message lists the known ones).
+    """
+    cls = TEAM_POLICIES.get(system.id)
+    if cls is None:
+        raise ContractError(f"unknown team system {system.id!r}; known: {', '.join(sorted(TEAM_POLICIES))}")
+    return cls(system)
+
+
+@register_team_policy
+class DoNothing(TeamPolicy):
+    """Stands still: the baseline an opponent's normal score is measured against (S)."""
+
+    id = "do_nothing"
+
+    async def act(self, view: TeamView) -> SkillCall | None:
+        return None
+
+
+#: Blocks a random player may try to mine, per scenario (the scenario description names them to every
+#: system; nothing here is a rule of the world).
+RANDOM_BLOCKS: dict[str, tuple[str, ...]] = {
+    "mushroom_war": ("red_mushroom_block", "brown_mushroom_block", "mushroom_stem", "slime_block"),
+    "dash_and_dine": ("wheat", "carrots", "potatoes", "beetroots", "melon", "pumpkin", "sugar_cane", "cocoa"),
+}
+
+
+@register_team_policy
+class RandomPolicy(TeamPolicy):
+    """Random skill calls with random valid arguments (explore, mine a scenario block, collect), seeded from
+    the episode seed and the player's name, so an episode repeats."""
+
+    id = "random"
+
+    def __init__(self, system: TeamSystem) -> None:
+        super().__init__(system)
+        self._rngs: dict[str, random.Random] = {}
+
+    def pre_game(self, briefing: GameBriefing) -> None:
+        super().pre_game(briefing)
+        self._rngs = {p: random.Random(f"{briefing.seed}_{p}") for p in briefing.players}
+
+    async def act(self, view: TeamView) -> SkillCall | None:
+        rng = self._rngs.setdefault(view.player, random.Random(view.player))
+        kind = rng.choice(("explore", "mine", "collect"))
+        if kind == "explore":
+            return SkillCall.create(
+                "explore", {"direction": rng.choice(["north", "south", "east", "west"]), "distance": 8}
+            )
+        if kind == "mine":
+            block = rng.choice(RANDOM_BLOCKS.get(view.scenario, ("dirt",)))
+            return SkillCall.create("mine", {"block": block, "count": 1})
+        return SkillCall.create("collect", {})

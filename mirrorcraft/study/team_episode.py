@@ -1,0 +1,223 @@
+"""One team episode (PillagerBench) on the embedded server: four players in two teams, the scenario's judge,
+two team systems, a time limit in game seconds, and the team episode record.
+
+The sequence (the original's, on our stack): copy the arena save of the identity's variant; start the
+embedded server with the episode seed (every server stream and the judge's derive from it); connect the
+judge players a scenario needs, then the four players (``TEAM_PLAYERS``), put each at its spawn in
+survival, and make the two vanilla teams (``/team add``, ``join``, colour); attach the judge — its first
+tick is the episode's start — and run each system's two players concurrently: a free player asks its
+system for a skill call (``None`` lets one game second pass) and runs it through the skills. The episode
+ends when the judge has sampled ``game_seconds`` seconds; the scores are the judge's at that second.
+
+Time: game time, so an episode is the same number of game ticks at any ``tick_rate`` (20 is real time; the
+scenarios' point is time pressure, so the world runs on while a system thinks, as in the original). A call
+still running at time-up is awaited (bounded) and recorded with its full report; it cannot change the
+scores, which the judge took at the last second.
+
+Faults: a player whose body disconnects or whose system raises is recorded as an :class:`AgentFault` with
+its side, and the episode goes on for the others (its team keeps what it held).
+
+**Partial** (docs/pillagerbench.md): no chat is recorded yet (no team system chats before the team skills of
+issue 24), the team view is interim (not a versioned contract), and only the embedded server runs team
+episodes (no child process, no vanilla jar).
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from twisted.internet import defer, reactor, task
+
+from mirrorcraft.agents.teams import GameBriefing, TeamPolicy, TeamView
+from mirrorcraft.contracts import Controls
+from mirrorcraft.contracts.teams import (
+    SIDES,
+    TEAM_PLAYERS,
+    AgentFault,
+    AgentTrajectory,
+    TeamAction,
+    TeamEndReason,
+    TeamEpisodeIdentity,
+    TeamEpisodeRecord,
+    TeamOutcome,
+)
+from mirrorcraft.harness.judges import attach_judge, make_judge
+from mirrorcraft.harness.judges.base import TICKS_PER_SECOND
+from mirrorcraft.harness.judges.embedded import connect_judge_players
+from mirrorcraft.mcproto_body import Body, BodyConfig
+from mirrorcraft.mcproto_body.connection import State
+from mirrorcraft.server.config import ServerConfig
+from mirrorcraft.server.embedded import EmbeddedServer
+from mirrorcraft.skills import SkillSet
+from mirrorcraft.worlds.arenas.build import arena_id, arena_path
+from mirrorcraft.worlds.arenas.spec import load_arena_spec
+
+log = logging.getLogger(__name__)
+
+#: Wall seconds a call still running at time-up may take before the episode stops without it.
+DRAIN_SECONDS = 15.0
+#: Vanilla team colours of the two sides (``/team modify <team> color``).
+TEAM_COLOURS = {"red": "red", "blue": "blue"}
+
+
+async def _sleep(seconds: float) -> None:
+    await task.deferLater(reactor, seconds, lambda: None)
+
+
+async def run_team_episode(
+    identity: TeamEpisodeIdentity,
+    policies: Mapping[str, TeamPolicy],
+    *,
+    arenas: Path,
+    workdir: Path,
+    tick_rate: float = 20.0,
+    view_distance: int = 4,
+    setup: Callable[[EmbeddedServer], object] | None = None,
+) -> TeamEpisodeRecord:
+    """Play one team episode; ``policies`` maps ``red`` / ``blue`` to the system object playing it.
+
+    Args:
+        arenas: a catalogue folder holding the built arena saves (``arenas/<name>/<variant>/``).
+        workdir: an empty folder for the episode's world copy (removed by the caller).
+        setup: called with the server once the players stand at their spawns, before the judge's first
+            tick (a scene for a test or a demo: items given, blocks changed).
+    """
+    spec = load_arena_spec(identity.scenario)
+    save = arena_path(arenas, arena_id(identity.scenario, identity.arena_variant))
+    world = workdir / "world"
+    shutil.copytree(save, world)
+    level = spec.level
+    controls = Controls(
+        difficulty=level.difficulty, time_of_day=level.day_time, weather="clear", effects=(), xp_level=0,
+        game_rules={},
+    )  # fmt: skip  # the arena's own settings: no benchmark effects or levels in team play
+    server = EmbeddedServer(
+        ServerConfig(
+            world=world, port=0, tick_rate=tick_rate, view_distance=view_distance,
+            episode_seed=identity.seed, controls=controls,
+        )
+    )  # fmt: skip
+    server.start()
+    game = server.game
+    assert game is not None
+    console = game.commands.executor.console_source("Server")
+
+    def command(text: str) -> str:
+        return game.commands.executor.run(console, text).text
+
+    bodies: dict[str, Body] = {}
+    judges: list[Body] = []
+    faults: list[AgentFault] = []
+    actions: dict[str, list[TeamAction]] = {p: [] for side in SIDES for p in TEAM_PLAYERS[side]}
+    try:
+        judges = await connect_judge_players(server, spec)
+        for side in SIDES:
+            for name in TEAM_PLAYERS[side]:
+                body = Body(BodyConfig(port=server.port, username=name, view_distance=view_distance))
+                await body.connect()
+                bodies[name] = body
+        for side in SIDES:
+            team = spec.teams[side]
+            command(f"team add {side}")
+            command(f"team modify {side} color {TEAM_COLOURS[side]}")
+            command(f"team join {side} {' '.join(TEAM_PLAYERS[side])}")
+            for name, (x, y, z) in zip(team.players, team.spawns, strict=True):
+                command(f"gamemode survival {name}")
+                server.teleport(name, x + 0.5, float(y), z + 0.5)
+        await _sleep(0.5)  # the teleports confirmed, the chunks in view
+        if setup is not None:
+            setup(server)
+        for side in SIDES:
+            policies[side].pre_game(
+                GameBriefing(identity.scenario, side, TEAM_PLAYERS[side], identity.block_index, identity.seed)
+            )
+        judge = make_judge(spec, identity.arena_variant, world_seed=game.kernel.rng.world_seed,
+                           episode_seed=identity.seed)  # fmt: skip
+        attach_judge(server, judge)
+        limit = identity.game_seconds
+
+        def done() -> bool:
+            return len(judge.scores) >= limit
+
+        def elapsed() -> float:
+            start = judge.start_tick
+            return 0.0 if start is None else max(0.0, (game.tick_count - start) / TICKS_PER_SECOND)
+
+        async def play(side: str, name: str) -> None:
+            body, policy = bodies[name], policies[side]
+            skills = SkillSet(body, ticks_per_second=tick_rate)
+            mate = next(p for p in TEAM_PLAYERS[side] if p != name)
+            last = None
+            while judge.start_tick is None:
+                await _sleep(1.0 / tick_rate)
+            while not done():
+                if body.conn.state is not State.PLAYING:
+                    faults.append(AgentFault(player=name, side=side, kind="disconnected", t=elapsed(),
+                                             message="the player's connection closed"))  # fmt: skip
+                    return
+                view = TeamView(
+                    player=name, side=side, teammate=mate, scenario=identity.scenario,
+                    position=tuple(body.movement.position or (0.0, 0.0, 0.0)),
+                    inventory=dict(body.inventory.contents()), last_result=last,
+                )  # fmt: skip
+                try:
+                    call = await policy.act(view)
+                except Exception as err:  # noqa: BLE001 - a system's bug ends its player's turn, not the episode
+                    log.exception("team system %s crashed for %s", policy.system.id, name)
+                    faults.append(AgentFault(player=name, side=side, kind="crashed", t=elapsed(),
+                                             message=f"{type(err).__name__}: {err}"))  # fmt: skip
+                    return
+                if done():
+                    return
+                if call is None:
+                    target = game.tick_count + TICKS_PER_SECOND
+                    while game.tick_count < target and not done():
+                        await _sleep(1.0 / tick_rate)
+                    continue
+                t = elapsed()
+                report, sig = await skills.execute(call)
+                actions[name].append(
+                    TeamAction(
+                        index=len(actions[name]) + 1, t=round(t, 3), call=call, signature=sig, report=report
+                    )
+                )
+                last = report
+
+        players = [defer.ensureDeferred(play(side, n)) for side in SIDES for n in TEAM_PLAYERS[side]]
+        while not done():
+            await _sleep(0.05)
+        drained = defer.DeferredList(players, consumeErrors=True)
+        drained.addTimeout(DRAIN_SECONDS, reactor)
+        try:
+            await drained
+        except defer.TimeoutError:
+            log.warning("calls still running %.0f s after time-up: stopped without them", DRAIN_SECONDS)
+        game.functions.remove("judge")
+        scores = judge.scores[:limit]
+        outcome = TeamOutcome(red=scores[-1].red, blue=scores[-1].blue, end_reason=TeamEndReason.TIME_UP,
+                              seconds_played=limit)  # fmt: skip
+        for side in SIDES:
+            policies[side].post_game(outcome)
+        return TeamEpisodeRecord(
+            episode_id=identity.episode_id,
+            seed=identity.seed,
+            identity=identity,
+            scores=scores,
+            outcome=outcome,
+            trajectories=[
+                AgentTrajectory(player=p, side=side, actions=actions[p])
+                for side in SIDES
+                for p in TEAM_PLAYERS[side]
+            ],
+            agent_faults=faults,
+        )
+    finally:
+        for b in [*bodies.values(), *judges]:
+            try:
+                await b.disconnect()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+        await defer.maybeDeferred(server.stop)
