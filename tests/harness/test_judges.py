@@ -218,3 +218,13 @@ def test_a_failing_judge_is_removed_and_the_game_goes_on(tmp_path: Path, arena) 
         game.tick()
     assert game.functions.failed == [("mw", "RuntimeError('judge bug')")] and "mw" not in game.functions.names
     assert game.tick_count == 3
+
+
+def test_ticks_a_late_reactor_skipped_are_judged_too(arena) -> None:  # noqa: ANN001
+    game = new_game(arena("mushroom_war"), episode_seed=1)
+    judge = MushroomWarJudge(MW, "original", world_seed=0, episode_seed=1)
+    attach_judge(game, judge)
+    game.tick()  # begins at tick 1
+    game.kernel.clock.advance(41)  # one late wake-up: 40 skipped ticks counted, one full tick run
+    assert game.tick_count == 42
+    assert [s.t for s in judge.scores] == [1, 2]  # no second is missing from the series
