@@ -31,16 +31,21 @@ def cmd_default(args: argparse.Namespace) -> int:
        rule pack, audit the packs, check every task stays reachable under every suite (static graph);
     2. ``mirrorcraft.study.episode_cli.run_default_job``: the offline scripted agent plays Diamond in ``plains-1``
        and each Mirror copy on the embedded server; prints Score/SR per world, RIE, and where the records,
-       report and plots are.
+       report and plots are;
+    3. ``mirrorcraft.study.team_demo.run_team_demo``: a short side-balanced PillagerBench demo (Mushroom War,
+       scripted baselines, 4 episodes of 20 game seconds) with its team tables.
     """
     from mirrorcraft.demo import run_demo
     from mirrorcraft.study.episode_cli import run_default_job
+    from mirrorcraft.study.team_demo import run_team_demo
 
     out = Path(args.out)
     checks = run_demo(out_dir=out)
     if checks != 0:
         return checks
-    return run_default_job(out, budget=args.budget, workers=args.workers, tick_rate=args.tick_rate)
+    code = run_default_job(out, budget=args.budget, workers=args.workers, tick_rate=args.tick_rate)
+    team = run_team_demo(out / "teams")
+    return code or team
 
 
 def cmd_contracts_export(args: argparse.Namespace) -> int:

@@ -49,3 +49,13 @@ def test_default_job_checks_worlds_then_runs_the_paired_evaluation(tmp_path: Pat
     assert all(len(r["trajectory"]) == 1 for r in lines)
     assert (out / "report" / "report.md").is_file() and (out / "report" / "rie_by_suite.png").is_file()
     assert "RIE (Vanilla" in proc.stdout
+    # then the side-balanced team demo: 4 Mushroom War episodes (random tested from both sides, and the
+    # do_nothing baseline for S), valid team records and the team tables
+    from mirrorcraft.contracts.teams import read_team_record
+
+    teams = [read_team_record(line) for line in (out / "teams" / "results.jsonl").read_text().splitlines()]
+    assert sorted((r.identity.tested.id, r.identity.tested_side) for r in teams) == [
+        ("do_nothing", "blue"), ("do_nothing", "red"), ("random", "blue"), ("random", "red"),
+    ]  # fmt: skip
+    assert all(len(r.scores) == 20 for r in teams)
+    assert (out / "teams" / "report" / "teams.md").is_file() and "PillagerBench demo" in proc.stdout
