@@ -10,7 +10,7 @@ game-time limit. Both are named settings here (:class:`ActionLimits`), and the c
 * :class:`SkillCall` — a skill name plus arguments validated against that schema and normalised
   (bare item names get ``minecraft:``, defaults filled in, empty grid cells become ``null``).
 * :class:`OutcomeReport` — what a call did: status, reason, inventory delta, produced items, drops
-  collected, blocks broken, game ticks used, message. The body reports what *actually* happened
+  collected, blocks broken, blocks placed, game ticks used, message. The body reports what *actually* happened
   (the produced item is whatever the server put in the result slot), never what rules predict.
 * :func:`signature` — σ(a) exactly as the spec defines it (module docstring of that function).
 
@@ -48,6 +48,9 @@ SMELT_MAX_ITEMS = 16  #: input items processed by one ``smelt`` call
 ATTACK_MAX_KILLS = 4  #: mobs killed by one ``attack`` call
 EXPLORE_MAX_DISTANCE = 64  #: horizontal blocks travelled by one ``explore`` call
 DIG_DOWN_MAX_BLOCKS = 32  #: blocks dug by one ``dig_down`` call
+DIG_UP_MAX_BLOCKS = 32  #: blocks dug by one ``dig_up`` call (three per stair step)
+PILLAR_MAX_HEIGHT = 8  #: blocks placed under the feet by one ``pillar_up`` call
+TUNNEL_MAX_LENGTH = 16  #: blocks advanced by one ``tunnel`` call
 TICKS_PER_SECOND = 20
 
 
@@ -68,6 +71,9 @@ class ActionLimits(BaseModel):
     attack_max_kills: int = ATTACK_MAX_KILLS
     explore_max_distance: int = EXPLORE_MAX_DISTANCE
     dig_down_max_blocks: int = DIG_DOWN_MAX_BLOCKS
+    dig_up_max_blocks: int = DIG_UP_MAX_BLOCKS
+    pillar_max_height: int = PILLAR_MAX_HEIGHT
+    tunnel_max_length: int = TUNNEL_MAX_LENGTH
     collect_radius: int = 16
     tick_limits: dict[str, int] = Field(
         default_factory=lambda: {
@@ -84,6 +90,9 @@ class ActionLimits(BaseModel):
             "dig_down": 2400,
             "eat": 100,
             "recover": 400,
+            "pillar_up": 400,
+            "dig_up": 2400,
+            "tunnel": 1200,
         }
     )
 
@@ -139,11 +148,28 @@ class ExploreArgs(_Args):
 
 
 class GoToArgs(_Args):
-    """Walk to a block position."""
+    """Walk to a target: a position, a block (stand within reach of it) or an entity."""
 
-    x: int = Field(description="Target block x.")
-    y: int = Field(ge=-64, le=319, description="Target block y.")
-    z: int = Field(description="Target block z.")
+    x: int | None = Field(None, description="Target block x (with y and z).")
+    y: int | None = Field(None, ge=-64, le=319, description="Target block y.")
+    z: int | None = Field(None, description="Target block z.")
+    block: ResourceId | None = Field(
+        None,
+        description="A block to stand next to (within reach): the one at (x, y, z) if given, else the "
+        "nearest one of this type you have seen.",
+    )
+    entity: ResourceId | None = Field(None, description="An entity type to walk up to: the nearest one.")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> GoToArgs:
+        coords = [v is not None for v in (self.x, self.y, self.z)]
+        if any(coords) and not all(coords):
+            raise ValueError("give all of x, y, z or none of them")
+        if self.entity is not None and (self.block is not None or any(coords)):
+            raise ValueError("an entity target takes no block and no coordinates")
+        if not any(coords) and self.block is None and self.entity is None:
+            raise ValueError("give a target: x, y, z; a block; or an entity")
+        return self
 
 
 class MineArgs(_Args):
@@ -250,6 +276,28 @@ class RecoverArgs(_Args):
     recovery" and the body may not do it on its own initiative between calls."""
 
 
+class PillarUpArgs(_Args):
+    """Tower up: jump and place a carried solid block under the feet, ``height`` times."""
+
+    height: int = Field(ge=1, le=PILLAR_MAX_HEIGHT, description="Blocks to rise (one placed block each).")
+    block: ResourceId | None = Field(
+        None, description="Block item to place; null lets the body pick a carried building block."
+    )
+
+
+class DigUpArgs(_Args):
+    """Dig a staircase up to a target height (the counterpart of ``dig_down``)."""
+
+    target_y: int = Field(ge=-63, le=319, description="Block y to climb to (feet level).")
+
+
+class TunnelArgs(_Args):
+    """Make a straight passage at feet level: dig what is in the way, bridge gaps with carried blocks."""
+
+    direction: Literal["north", "south", "east", "west"] = Field(description="Compass direction.")
+    length: int = Field(ge=1, le=TUNNEL_MAX_LENGTH, description="Blocks to advance.")
+
+
 # Order used for prompts and observations.
 _ARG_MODELS: dict[str, type[_Args]] = {
     "explore": ExploreArgs,
@@ -265,12 +313,18 @@ _ARG_MODELS: dict[str, type[_Args]] = {
     "dig_down": DigDownArgs,
     "eat": EatArgs,
     "recover": RecoverArgs,
+    "pillar_up": PillarUpArgs,
+    "dig_up": DigUpArgs,
+    "tunnel": TunnelArgs,
 }
 SKILL_NAMES: tuple[str, ...] = tuple(_ARG_MODELS)
 
 _SKILL_DESCRIPTIONS: dict[str, str] = {
     "explore": "Walk up to `distance` blocks in a direction to reveal new terrain, blocks and mobs.",
-    "go_to": "Walk to the block position (x, y, z), if a path exists.",
+    "go_to": "Walk to a target: the position (x, y, z); a `block` (stand within reach of it: the one at "
+    "(x, y, z), or the nearest of that type you have seen); or the nearest `entity` of a type. Walks, jumps, "
+    "drops, swims and clears at most one obstruction; when no walk exists it fails at once and names the "
+    "way out (dig_up, pillar_up, dig_down or tunnel).",
     "mine": f"Find the nearest blocks of type `block`, break up to `count` (max {MINE_MAX_COUNT}) with the "
     "best tool you carry, and pick up what drops. Reports the blocks broken and the items collected.",
     "collect": "Pick up dropped items lying nearby (optionally only `item`).",
@@ -290,7 +344,16 @@ _SKILL_DESCRIPTIONS: dict[str, str] = {
     "dig_down": f"Dig down in a staircase to block height `target_y` (at most {DIG_DOWN_MAX_BLOCKS} blocks "
     "per call).",
     "eat": "Eat `item` (or the best food you carry) to restore food.",
-    "recover": "Get unstuck: move to the nearest safe standing spot, clearing at most one obstruction.",
+    "recover": "Get unstuck: move to the nearest safe standing spot, clearing at most one obstruction; fails "
+    "at once, saying why, when there is none (then use an escape: dig_up, pillar_up, tunnel).",
+    "pillar_up": f"Escape upwards: jump and place a carried solid block under your feet, `height` times (max "
+    f"{PILLAR_MAX_HEIGHT}), clearing a block over your head when needed. Uses only blocks you carry "
+    "(`block`, or one the body picks). Reports every block placed and broken.",
+    "dig_up": f"Escape upwards through solid ground: dig a staircase up to block height `target_y` (at most "
+    f"{DIG_UP_MAX_BLOCKS} blocks per call; never into liquids). Reports every block broken and placed.",
+    "tunnel": f"Make a straight passage `length` blocks (max {TUNNEL_MAX_LENGTH}) `direction`-wards at feet "
+    "level: dig what is in the way and bridge gaps with carried blocks (never into liquids). Reports every "
+    "block broken and placed.",
 }
 
 
@@ -480,12 +543,19 @@ class ItemStack(BaseModel):
 
 
 class BlockTally(BaseModel):
-    """How many blocks of one type a call broke."""
+    """How many blocks of one type a call broke (or placed)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     block: ResourceId
     count: int = Field(ge=1)
+
+
+def _tally(blocks: list[BlockTally]) -> list[BlockTally]:
+    total: dict[str, int] = {}
+    for b in blocks:
+        total[b.block] = total.get(b.block, 0) + b.count
+    return [BlockTally(block=k, count=n) for k, n in sorted(total.items())]
 
 
 def _merge(stacks: list[ItemStack]) -> list[ItemStack]:
@@ -515,6 +585,9 @@ class OutcomeReport(BaseModel):
     produced: list[ItemStack] = Field(default_factory=list, description="Taken from a result/output slot.")
     drops_collected: list[ItemStack] = Field(default_factory=list, description="Picked up from the ground.")
     blocks_broken: list[BlockTally] = Field(default_factory=list)
+    blocks_placed: list[BlockTally] = Field(
+        default_factory=list, description="Blocks the call placed in the world (towers, bridges, stations)."
+    )
     ticks_used: int = Field(0, ge=0)
 
     @field_validator("skill")
@@ -541,10 +614,6 @@ class OutcomeReport(BaseModel):
             raise ValueError("reason 'other' needs a message")
         object.__setattr__(self, "produced", _merge(self.produced))
         object.__setattr__(self, "drops_collected", _merge(self.drops_collected))
-        tallies: dict[str, int] = {}
-        for b in self.blocks_broken:
-            tallies[b.block] = tallies.get(b.block, 0) + b.count
-        object.__setattr__(
-            self, "blocks_broken", [BlockTally(block=k, count=n) for k, n in sorted(tallies.items())]
-        )
+        object.__setattr__(self, "blocks_broken", _tally(self.blocks_broken))
+        object.__setattr__(self, "blocks_placed", _tally(self.blocks_placed))
         return self

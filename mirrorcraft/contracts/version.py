@@ -8,10 +8,11 @@ means: bump ``SCHEMA_VERSION``, add a migration for episode records, regenerate 
 nobody changes a contract silently.
 """
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: schema version → SHA-256 over the exported schema files (see ``schemas.schema_fingerprint``).
 #: Version 1 was the draft contract at the issue's time (records only; it never had exported schemas).
 SCHEMA_FINGERPRINTS: dict[int, str] = {
     2: "adefae0423fca0b7b57a8f561088a95b8ca12aa0f99e95724a3c274daf1d7e1f",
+    3: "83559cd178aaea250278983a7adcbffdc7c0989b571fa5f4238ea3c4ea26034a",
 }

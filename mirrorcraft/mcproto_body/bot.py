@@ -24,6 +24,7 @@ from mirrorcraft.mcproto_body.digging import Digger, DigResult
 from mirrorcraft.mcproto_body.entities import CollectEvent, Entities
 from mirrorcraft.mcproto_body.health import Health
 from mirrorcraft.mcproto_body.inventory import Inventory
+from mirrorcraft.mcproto_body.memory import WorldMemory
 from mirrorcraft.mcproto_body.movement import Movement
 from mirrorcraft.mcproto_body.physics import yaw_to
 from mirrorcraft.mcproto_body.placing import Placer, PlaceResult
@@ -42,6 +43,8 @@ class Body:
 
     Attributes:
         conn, world, entities, health, inventory, movement, digger, placer, advancements: The modules.
+        memory: What the player has seen of the world, for the skills (:mod:`.memory`; never observed by
+            an agent).
         game_clock: The server's tick rate (``mirrorcraft:tick_rate``; 20 t/s when not announced).
         login: The last ``login`` packet (entity id, game mode, view distance, ...).
     """
@@ -51,6 +54,7 @@ class Body:
         self.conn = Connection(config, clock)
         self.game_clock = GameClock(self.conn)
         self.world = World(self.conn, keep_sky_light=keep_sky_light)
+        self.memory = WorldMemory(self.world)
         self.entities = Entities(self.conn)
         self.health = Health(self.conn, self.game_clock)
         self.inventory = Inventory(self.conn, game_clock=self.game_clock)

@@ -52,18 +52,42 @@ class Mine(BaseSkill):
         ctx.states_of(block)  # not a block -> not_found
         tool, harvestable = ctx.best_tool(block)
         failed: set[tuple[int, int, int]] = set()
+        memory = ctx.body.memory
         tries = 0
+        far_tried = False
+        way = ""  # why the first unreachable candidate was (the way out it names)
         while progress.completed < count:
             self.check_time(deadline)
             await ctx.settle()
+            feet = ctx.feet()
             every = ctx.find_blocks(block)
-            found = [p for p in every if p not in failed]
+            marks = [m for p in every if (m := memory.is_unreachable(p, feet)) is not None]
+            marked = {m.target for m in marks}
+            found = [p for p in every if p not in failed and p not in marked]
+            if not found and not every and not far_tried:
+                # none in view: the nearest one the body remembers (seen before, or loaded farther out)
+                far_tried = True
+                far = [p for p in memory.known(block, feet, radius=96)
+                       if p not in failed and memory.is_unreachable(p, feet) is None]  # fmt: skip
+                if far:
+                    if await ctx.approach(
+                        far[0], timeout=self.time_left(deadline), progress=progress, what=block
+                    ):
+                        continue
+                    failed.add(far[0])
+                    way = way or ctx.last_way_out
+                    every = [far[0]]
             if not found and every:
+                why = way or (marks[0].reason if marks else "")
                 if progress.completed == 0:
-                    raise SkillFailed(FailureReason.UNREACHABLE, f"could not reach or break any {block}")
+                    raise SkillFailed(
+                        FailureReason.UNREACHABLE,
+                        f"could not reach or break any {block}" + (f": {why}" if why else ""),
+                    )
                 progress.reason = FailureReason.UNREACHABLE
                 progress.message = (
                     f"mined {progress.completed} {block}; could not reach or break {len(every)} more"
+                    + (f": {why}" if why else "")
                 )
                 return
             if not found:
@@ -112,7 +136,11 @@ class Mine(BaseSkill):
                     p,
                 ),
             )
-            reached = await ctx.approach(target, timeout=self.time_left(deadline), progress=progress)
+            reached = await ctx.approach(
+                target, timeout=self.time_left(deadline), progress=progress, what=block
+            )
+            if not reached:
+                way = way or ctx.last_way_out
             await ctx.settle()
             if reached and self._sealed(target):
                 reached = await self._tunnel(target, block, progress, deadline)
@@ -134,8 +162,14 @@ class Mine(BaseSkill):
                 tries += 1
                 if tries >= MAX_TARGET_TRIES:
                     if progress.completed == 0:
-                        raise SkillFailed(FailureReason.UNREACHABLE, f"no reachable {block} nearby")
+                        raise SkillFailed(
+                            FailureReason.UNREACHABLE,
+                            f"no reachable {block} nearby" + (f": {way}" if way else ""),
+                        )
                     progress.reason = FailureReason.UNREACHABLE
+                    progress.message = f"mined {progress.completed} {block}; no more reachable" + (
+                        f": {way}" if way else ""
+                    )
                     return
                 continue
             self.check_time(deadline)

@@ -21,6 +21,7 @@ from mirrorcraft.contracts import (
 from mirrorcraft.contracts.skills import Signature
 from mirrorcraft.errors import ContractError
 from mirrorcraft.skills.containers import CraftGrid, Enchant, Smelt
+from mirrorcraft.skills.escapes import DigUp, PillarUp, Tunnel
 from mirrorcraft.skills.gather import Attack, Collect, Mine
 from mirrorcraft.skills.items import Eat, Equip, Place
 from mirrorcraft.skills.movement import DigDown, Explore, GoTo, Recover
@@ -43,6 +44,9 @@ SKILL_CLASSES: dict[str, type[BaseSkill]] = {
         DigDown,
         Eat,
         Recover,
+        PillarUp,
+        DigUp,
+        Tunnel,
     )
 }
 if tuple(SKILL_CLASSES) != SKILL_NAMES:  # pragma: no cover - import-time consistency check

@@ -70,12 +70,17 @@ class Progress:
     completed: int = 0
     produced: list[tuple[str, int]] = field(default_factory=list)
     blocks_broken: dict[str, int] = field(default_factory=dict)
+    blocks_placed: dict[str, int] = field(default_factory=dict)
     message: str = ""
     reason: FailureReason | None = None  # set when the call stopped early
 
     def broke(self, block: str) -> None:
         """Count one broken block."""
         self.blocks_broken[block] = self.blocks_broken.get(block, 0) + 1
+
+    def placed(self, block: str) -> None:
+        """Count one block placed in the world."""
+        self.blocks_placed[block] = self.blocks_placed.get(block, 0) + 1
 
 
 _LIQUIDS: np.ndarray | None = None
@@ -135,6 +140,10 @@ class SkillContext:
     ticks_per_second: float = 20.0
     search_radius: int = 32
     explore_counts: dict[str, int] = field(default_factory=dict)
+    #: Failed ``explore`` calls per direction (frontier exploration avoids them).
+    explore_failed: dict[str, int] = field(default_factory=dict)
+    #: Why the last failed :meth:`approach` found no way, naming the escape (empty after a success).
+    last_way_out: str = ""
 
     # ------------------------------------------------------------------------------------------ time
     @property
@@ -256,33 +265,20 @@ class SkillContext:
         reach: float = 4.0,
         timeout: float = 30.0,
         progress: Progress | None = None,
+        what: str = "target",
     ) -> bool:
-        """Walk until the block at ``pos`` is within ``reach`` of the eyes; False when no path gets there.
+        """Walk until the block at ``pos`` is within ``reach`` of the eyes; False when no walk gets there.
 
-        When no walkable path exists (typically a hole the player dug itself into while mining), one local
-        obstruction may be cleared (the body's rule): a path that breaks at most
-        :data:`MAX_CLEARED_BLOCKS` blocks (a doorway: feet and head) is taken, and the blocks it breaks are
-        counted in ``progress`` (they show in the outcome report's ``blocks_broken``).
+        Within the body's rules (:mod:`mirrorcraft.skills.navigation`): a walking path, else one that clears
+        one local obstruction (one dig step of at most :data:`MAX_CLEARED_BLOCKS` blocks, a doorway: feet and
+        head), whose blocks are counted in ``progress`` (the report's ``blocks_broken``). When neither exists
+        it returns at once: :attr:`last_way_out` then says why and which escape would work
+        (``"no walk: minecraft:crafting_table 6 blocks up (y=65); try dig_up or pillar_up"``), and the world
+        memory marks the place unreachable from here. ``what`` names the target in that message.
         """
-        if self.in_reach(pos, reach):
-            return True
-        goal = Goal(pos[0], pos[1], pos[2], radius=reach - 1.0)
-        t0 = self.now()
-        reached = False
-        if self.standing_room(goal):
-            follower = PathFollower(self.body, search_radius=48, max_replans=3)
-            reached = (await follower.goto(goal, timeout=timeout)).reached
-        if not reached and not self.in_reach(pos, reach + 0.5) and self.now() - t0 < timeout:
-            reached = await self.dig_path(
-                goal,
-                MAX_CLEARED_BLOCKS,
-                timeout - (self.now() - t0),
-                progress,
-                max_nodes=20_000,
-                max_seconds=0.5,
-            )
-        await self.sleep(max(0.02, 2 / self.tick_rate))  # two ticks for the last position to land
-        return self.in_reach(pos, reach + 0.5) or reached
+        from mirrorcraft.skills.navigation import Target, reach_target
+
+        return await reach_target(self, Target("block", pos, reach, what), timeout, progress)
 
     async def reach_drop(
         self, pos: tuple[float, float, float], timeout: float, progress: Progress | None = None
@@ -305,7 +301,7 @@ class SkillContext:
         if not reached and self.now() - t0 < timeout:
             reached = await self.dig_path(
                 goal, MAX_CLEARED_BLOCKS, timeout - (self.now() - t0), progress,
-                search_radius=12, max_nodes=20_000, max_seconds=0.5,
+                search_radius=12, max_nodes=20_000, max_seconds=0.5, max_dig_steps=1,
             )  # fmt: skip
         if reached:
             spot = (cell[0] + 0.5, pos[1], cell[2] + 0.5)
@@ -340,13 +336,15 @@ class SkillContext:
         dig_cost: float = 4.0,
         max_nodes: int = 50_000,
         max_seconds: float = 2.0,
+        max_dig_steps: int | None = None,
     ) -> bool:
         """Walk to ``goal`` along a path that breaks at most ``max_cleared`` blocks; False if none exists.
 
         The path may go through solid blocks (walking, jumping or stepping down a staircase, never next to
         a liquid; see :mod:`mirrorcraft.pathing.astar`); before each block the best carried tool for it is
         held. Blocks broken are counted in ``progress`` (the report's ``blocks_broken``). The keyword
-        arguments bound the plan (the planning box, the cost of a block against a step, the search).
+        arguments bound the plan (the planning box, the cost of a block against a step, the search, and
+        the number of dig steps: 1 with ``max_cleared`` 2 is the one obstruction of a walking skill).
         """
         broken: list[str] = []
 
@@ -360,7 +358,8 @@ class SkillContext:
         digger = PathFollower(
             self.body, search_radius=search_radius, dig_cost=dig_cost, max_nodes=max_nodes,
             max_seconds=max_seconds, max_replans=1 if max_cleared <= 2 else 3, max_dug=max_cleared,
-            before_dig=hold_for, diggable=self.way_diggable,
+            before_dig=hold_for, diggable=self.way_diggable, max_dig_steps=max_dig_steps,
+            max_step_blocks=max_cleared if max_dig_steps is not None else 3,
         )  # fmt: skip
         plan = digger.plan(goal)
         cells = [c for st in plan.steps for c in st.dig]
@@ -643,5 +642,6 @@ class BaseSkill(Skill):
             produced=[ItemStack(item=i, count=n) for i, n in progress.produced if n > 0],
             drops_collected=drops,
             blocks_broken=[BlockTally(block=b, count=n) for b, n in progress.blocks_broken.items() if n > 0],
+            blocks_placed=[BlockTally(block=b, count=n) for b, n in progress.blocks_placed.items() if n > 0],
             ticks_used=ticks,
         )

@@ -56,6 +56,9 @@ SIGMA_CASES = [
     (call("dig_down", target_y=12), ("dig_down",)),
     (call("eat", item="cooked_beef"), ("eat",)),
     (call("recover"), ("recover",)),
+    (call("pillar_up", height=3, block="dirt"), ("pillar_up",)),
+    (call("dig_up", target_y=70), ("dig_up",)),
+    (call("tunnel", direction="east", length=6), ("tunnel",)),
 ]  # fmt: skip
 
 
