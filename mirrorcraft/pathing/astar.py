@@ -224,8 +224,7 @@ def find_path(
     dig_cost: float = 0.0,
     max_nodes: int = 50_000,
     max_seconds: float = 2.0,
-    max_dig_steps: int | None = None,
-    max_step_blocks: int = 3,
+    max_dig_blocks: int | None = None,
 ) -> PathResult:
     """Plan from ``start`` to ``goal``.
 
@@ -235,10 +234,10 @@ def find_path(
         goal: Target.
         dig_cost: Cost factor for breaking blocks; 0 disables digging.
         max_nodes / max_seconds: Search bounds.
-        max_dig_steps: At most this many dig steps on the path (None: any number). With 1 and
-            ``max_step_blocks=2`` a plan clears at most one obstruction (a doorway: feet and head), the
-            body's rule for walking skills; the search then runs over (cell, dig steps used) states.
-        max_step_blocks: Dig steps breaking more blocks than this are not taken.
+        max_dig_blocks: At most this many blocks broken over the whole path (None: any number). With 2 a
+            plan clears at most one obstruction (a doorway: feet and head), the body's rule for walking
+            skills; the search then runs over (cell, blocks broken so far) states, so it is exhausted
+            quickly where no such plan exists (a pit) instead of digging through the whole box.
 
     Returns:
         A :class:`PathResult`.
@@ -267,7 +266,7 @@ def find_path(
             h += 0.5 * abs(y - gy)
         return h if h > 0.0 else 0.0
 
-    layers = 1 if max_dig_steps is None or dig_cost <= 0 else max_dig_steps + 1
+    layers = 1 if max_dig_blocks is None or dig_cost <= 0 else max_dig_blocks + 1
     limited = layers > 1
     s0 = s
     s = s0 * layers  # a search state: node * layers + dig steps used
@@ -299,14 +298,9 @@ def find_path(
         can_dig = dig_cost if used < layers - 1 or not limited else 0.0
         for nxt, cost, move, dig in _expand(k, node, xs, ys, can_dig, hard, leaky):
             if limited:
-                if move == _DIG:
-                    if len(dig) > max_step_blocks:
-                        continue
-                    nxt = nxt * layers + used + 1
-                else:
-                    nxt = nxt * layers + used
-            elif move == _DIG and len(dig) > max_step_blocks:
-                continue
+                if used + len(dig) >= layers:
+                    continue
+                nxt = nxt * layers + used + len(dig)
             ng = gc + cost
             if ng < best_g.get(nxt, math.inf) - 1e-12:
                 best_g[nxt] = ng

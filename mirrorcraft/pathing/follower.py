@@ -62,8 +62,8 @@ class PathFollower:
             the pathing layer knows no tools).
         diggable: Asked per block state whether a plan may dig through it (see
             :meth:`~mirrorcraft.pathing.grid.PathGrid.from_states`); None: anything breakable.
-        max_dig_steps / max_step_blocks: Passed to :func:`find_path` (one dig step of at most two blocks:
-            the one obstruction a walking skill may clear).
+        max_dig_blocks: Passed to :func:`find_path` (at most this many blocks on a plan: 2 is the one
+            obstruction a walking skill may clear).
         height: Vertical half-size of the planning box beyond the start and goal heights.
     """
 
@@ -81,8 +81,7 @@ class PathFollower:
         max_dug: int | None = None,
         before_dig: Callable[[tuple[int, int, int]], Awaitable[Any]] | None = None,
         diggable: Callable[[int], bool] | None = None,
-        max_dig_steps: int | None = None,
-        max_step_blocks: int = 3,
+        max_dig_blocks: int | None = None,
         height: int = 12,
     ) -> None:
         self.body = body
@@ -96,8 +95,7 @@ class PathFollower:
         self.max_dug = max_dug
         self.before_dig = before_dig
         self.diggable = diggable
-        self.max_dig_steps = max_dig_steps
-        self.max_step_blocks = max_step_blocks
+        self.max_dig_blocks = max_dig_blocks
         self.height = height
 
     def plan(self, goal: Goal) -> PathResult:
@@ -112,7 +110,7 @@ class PathFollower:
         grid = PathGrid.around(self.body.world, (cx, cy, cz), half, height, self.diggable)
         return find_path(
             grid, start, goal, dig_cost=self.dig_cost, max_nodes=self.max_nodes, max_seconds=self.max_seconds,
-            max_dig_steps=self.max_dig_steps, max_step_blocks=self.max_step_blocks,
+            max_dig_blocks=self.max_dig_blocks,
         )  # fmt: skip
 
     async def goto(self, goal: Goal, timeout: float = 60.0) -> FollowResult:

@@ -324,6 +324,9 @@ OPEN_SPAN = 8
 OPEN_NODES = 600
 #: Dig moves (one obstruction each) recover examines, nearest first.
 RECOVER_CANDIDATES = 48
+#: Blocks recover's one obstruction may be: one (a walled-in player breaks the block beside its head or
+#: feet; a full doorway of two is an escape, ``tunnel``). Walking skills' approaches may clear two.
+RECOVER_BLOCKS = 1
 #: Columns searched for open ground when recover has to say where it is (horizontal radius, blocks up).
 GROUND_RADIUS = 6
 GROUND_UP = 14
@@ -350,8 +353,8 @@ class Recover(BaseSkill):
     A safe spot is a dry cell from which the walkable region is open (its dry cells span
     :data:`OPEN_SPAN` blocks, or it is larger than :data:`OPEN_NODES` cells). Recover floods the walkable
     region from the feet; on dry ground in an open region it refuses ("not stuck"). Otherwise it takes the
-    nearest dry cell of an open region the player can walk to, else the cheapest single dig step (at most
-    two blocks: feet and head of a doorway) after which the region is open. Planning is bounded floods, no
+    nearest dry cell of an open region the player can walk to, else the cheapest single dig step breaking
+    one block (:data:`RECOVER_BLOCKS`) after which the region is open. Planning is bounded floods, no
     walking, so a failure comes within a few game ticks: walled in by unbreakable blocks, or the nearest
     open ground N blocks up (``dig_up`` / ``pillar_up``) or beyond a wall (``tunnel``).
     """
@@ -381,7 +384,7 @@ class Recover(BaseSkill):
         candidates = []
         for cell, cost in sorted(region.items(), key=lambda kv: (kv[1], kv[0])):
             for nxt, step_cost, step in neighbours(grid, cell, dig_cost=4.0):
-                if step.move == "dig" and 0 < len(step.dig) <= 2:
+                if step.move == "dig" and 0 < len(step.dig) <= RECOVER_BLOCKS:
                     candidates.append((cost + step_cost, cell, nxt, step.dig))
         candidates.sort()
         for _, origin, nxt, dig in candidates[:RECOVER_CANDIDATES]:

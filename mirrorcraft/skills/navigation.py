@@ -4,8 +4,8 @@ The paper's action rules (spec "Agent interface"): during a call the body may eq
 drops or clear **at most one local obstruction**. So every skill that approaches something (``go_to``, the
 walk of ``mine``, ``collect``, ``craft_grid``/``smelt``/``enchant`` to their station, ``place`` at a
 position, ``attack``) walks — walk, jump one, drop up to three, swim, climb out of water onto a bank,
-step around fences and leaves — and may clear one obstruction (one dig step of at most two blocks, a
-doorway: :data:`ONE_OBSTRUCTION`). Towers, staircases up and tunnels are actions of their own (the escape
+step around fences and leaves — and may clear one obstruction (at most :data:`ONE_OBSTRUCTION` blocks
+on the way, a doorway: feet and head). Towers, staircases up and tunnels are actions of their own (the escape
 skills, ``skills/escapes.py``).
 
 When no such way exists the approach fails **fast** and the failure names the way out
@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
 Cell = tuple[int, int, int]
 
-#: The one obstruction a walking skill may clear: one dig step breaking at most this many blocks (the
-#: feet and head cells of a doorway).
+#: The one obstruction a walking skill may clear: at most this many blocks broken on the way (the feet and
+#: head cells of a doorway).
 ONE_OBSTRUCTION = 2
 #: Eye-to-block-centre distance within which a block counts as reached (vanilla survival reach is 4.5 to the
 #: cursor point; the skills use 4.0 to the centre, as ``approach`` always has).
@@ -182,7 +182,7 @@ async def reach_target(
     if not reached and not at_target(ctx, target, 0.5) and ctx.now() - t0 < timeout:
         reached = await ctx.dig_path(
             goal, ONE_OBSTRUCTION, timeout - (ctx.now() - t0), progress,
-            max_nodes=20_000, max_seconds=0.5, max_dig_steps=1,
+            max_nodes=20_000, max_seconds=0.5, bounded=True,
         )  # fmt: skip
     await ctx.sleep(max(0.02, 2 / ctx.tick_rate))  # two ticks for the last position to land
     ok = at_target(ctx, target, 0.5) or reached

@@ -301,7 +301,7 @@ class SkillContext:
         if not reached and self.now() - t0 < timeout:
             reached = await self.dig_path(
                 goal, MAX_CLEARED_BLOCKS, timeout - (self.now() - t0), progress,
-                search_radius=12, max_nodes=20_000, max_seconds=0.5, max_dig_steps=1,
+                search_radius=12, max_nodes=20_000, max_seconds=0.5, bounded=True,
             )  # fmt: skip
         if reached:
             spot = (cell[0] + 0.5, pos[1], cell[2] + 0.5)
@@ -336,15 +336,16 @@ class SkillContext:
         dig_cost: float = 4.0,
         max_nodes: int = 50_000,
         max_seconds: float = 2.0,
-        max_dig_steps: int | None = None,
+        bounded: bool = False,
     ) -> bool:
         """Walk to ``goal`` along a path that breaks at most ``max_cleared`` blocks; False if none exists.
 
         The path may go through solid blocks (walking, jumping or stepping down a staircase, never next to
         a liquid; see :mod:`mirrorcraft.pathing.astar`); before each block the best carried tool for it is
         held. Blocks broken are counted in ``progress`` (the report's ``blocks_broken``). The keyword
-        arguments bound the plan (the planning box, the cost of a block against a step, the search, and
-        the number of dig steps: 1 with ``max_cleared`` 2 is the one obstruction of a walking skill).
+        arguments bound the plan (the planning box, the cost of a block against a step, the search);
+        ``bounded`` makes the search itself respect ``max_cleared`` (states count the blocks broken), which
+        fails fast where no such plan exists: the one obstruction of walking skills uses it.
         """
         broken: list[str] = []
 
@@ -358,8 +359,7 @@ class SkillContext:
         digger = PathFollower(
             self.body, search_radius=search_radius, dig_cost=dig_cost, max_nodes=max_nodes,
             max_seconds=max_seconds, max_replans=1 if max_cleared <= 2 else 3, max_dug=max_cleared,
-            before_dig=hold_for, diggable=self.way_diggable, max_dig_steps=max_dig_steps,
-            max_step_blocks=max_cleared if max_dig_steps is not None else 3,
+            before_dig=hold_for, diggable=self.way_diggable, max_dig_blocks=max_cleared if bounded else None,
         )  # fmt: skip
         plan = digger.plan(goal)
         cells = [c for st in plan.steps for c in st.dig]
