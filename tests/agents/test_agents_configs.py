@@ -671,5 +671,5 @@ def test_an_episode_run_fills_a_contract_episode_record():
         prompt_template_version=run_.prompt_template_version,
         evaluator="embedded",
     )
-    assert record.prompt_template_version.startswith("react/v1/")
+    assert record.prompt_template_version.startswith("react/v2/")
     assert record.trajectory[0].policy_errors[0].raw_text == "oops" and record.usage.model_calls == 3
