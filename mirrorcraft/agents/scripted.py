@@ -58,7 +58,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from mirrorcraft.agents.errors import AgentError
-from mirrorcraft.contracts import Agent, AgentContext, Observation, PolicyError, SkillCall, TaskId, Usage
+from mirrorcraft.contracts import (
+    Agent,
+    AgentContext,
+    Observation,
+    OutcomeReport,
+    PolicyError,
+    SkillCall,
+    TaskId,
+    Usage,
+)
 
 M = "minecraft:"
 PICKAXE_TIER: dict[str, int] = {
@@ -293,6 +302,61 @@ def way_out_call(message: str) -> SkillCall | None:
             "tunnel", {"direction": m.group(3), "length": max(1, min(16, int(m.group(1)) + 1))}
         )
     return None
+
+
+def other_escape(failed: SkillCall, message: str, y: int, building_blocks: int) -> SkillCall | None:
+    """After a failed escape: the other way up (a tower instead of a staircase when blocks are carried, a
+    staircase instead of a tower), else the way its own failure names."""
+    if failed.name == "dig_up" and building_blocks >= 1:
+        height = max(1, min(8, failed.args["target_y"] - y))
+        return SkillCall.create("pillar_up", {"height": height})
+    if failed.name == "pillar_up":
+        return SkillCall.create("dig_up", {"target_y": min(319, y + failed.args["height"])})
+    return way_out_call(message)
+
+
+class ReachPolicy:
+    """The scripted policy's way to a place (the predicament benchmark's player, benchmarks/escape.py).
+
+    ``go_to`` the goal; a failure that names a way out is followed by that escape (after a failed escape,
+    the other way up), a failure that names none by ``recover``, and then ``go_to`` again. Deterministic;
+    it reads only the outcome reports of its own calls, as :class:`ScriptedAgent` does.
+
+    Args:
+        goal: The block position to stand at.
+    """
+
+    def __init__(self, goal: tuple[int, int, int]) -> None:
+        self.goal = goal
+        self.last: SkillCall | None = None
+        self.escape_failures = 0
+
+    def go_to(self) -> SkillCall:
+        """The call to the goal."""
+        x, y, z = self.goal
+        return SkillCall.create("go_to", {"x": x, "y": y, "z": z})
+
+    def next(self, report: OutcomeReport | None, y: int, building_blocks: int) -> SkillCall:
+        """The next call after ``report`` (the outcome of the previous one; ``None`` at the start)."""
+        call = self._next(report, y, building_blocks)
+        self.last = call
+        return call
+
+    def _next(self, report: OutcomeReport | None, y: int, building_blocks: int) -> SkillCall:
+        last = self.last
+        if report is None or last is None or report.status == "success":
+            return self.go_to()
+        if last.name in ESCAPES:
+            self.escape_failures += 1
+            other = (
+                other_escape(last, report.message, y, building_blocks) if self.escape_failures < 2 else None
+            )
+            if other is not None:
+                return other
+        way = way_out_call(report.message)
+        if way is not None and (way.name != last.name or way.args != last.args):
+            return way
+        return SkillCall.create("recover", {}) if last.name != "recover" else self.go_to()
 
 
 class ScriptedSettings(BaseModel):
@@ -688,16 +752,8 @@ class ScriptedAgent(Agent):
         )
 
     def _other_escape(self, failed: SkillCall, message: str) -> SkillCall | None:
-        """After a failed escape: the other way up (a tower instead of a staircase, or back), else the way
-        its own failure names."""
-        if failed.name == "dig_up" and self.count_building_blocks() >= 1:
-            assert self.obs is not None
-            height = max(1, min(8, failed.args["target_y"] - int(self.obs.position.y)))
-            return SkillCall.create("pillar_up", {"height": height})
-        if failed.name == "pillar_up":
-            assert self.obs is not None
-            return SkillCall.create("dig_up", {"target_y": int(self.obs.position.y) + failed.args["height"]})
-        return way_out_call(message)
+        assert self.obs is not None
+        return other_escape(failed, message, int(self.obs.position.y), self.count_building_blocks())
 
     def _search(self, blocks: tuple[str, ...]) -> tuple[SkillCall, Method | None, str | None]:
         assert self.obs is not None

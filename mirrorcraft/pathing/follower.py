@@ -65,6 +65,8 @@ class PathFollower:
         max_dig_blocks: Passed to :func:`find_path` (at most this many blocks on a plan: 2 is the one
             obstruction a walking skill may clear).
         height: Vertical half-size of the planning box beyond the start and goal heights.
+        min_half: Least horizontal half-size of the planning box (a detour round a wall needs room beyond
+            the straight line between start and goal).
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class PathFollower:
         diggable: Callable[[int], bool] | None = None,
         max_dig_blocks: int | None = None,
         height: int = 12,
+        min_half: int = 8,
     ) -> None:
         self.body = body
         self.search_radius = search_radius
@@ -97,13 +100,14 @@ class PathFollower:
         self.diggable = diggable
         self.max_dig_blocks = max_dig_blocks
         self.height = height
+        self.min_half = min_half
 
     def plan(self, goal: Goal) -> PathResult:
         """Plan from the body's current cell (the grid covers start and goal)."""
         start = self.body.movement.block_position()
         cx, cz = (start[0] + goal.x) // 2, (start[2] + goal.z) // 2
         half = max(abs(goal.x - start[0]), abs(goal.z - start[2])) // 2 + 8
-        half = min(max(half, 8), self.search_radius)
+        half = min(max(half, self.min_half), self.search_radius)
         gy = goal.y if goal.y is not None else start[1]
         cy = (start[1] + gy) // 2
         height = abs(start[1] - gy) // 2 + self.height

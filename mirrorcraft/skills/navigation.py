@@ -42,6 +42,8 @@ ONE_OBSTRUCTION = 2
 BLOCK_REACH = 4.0
 #: Distance to an entity that counts as reached (a hit lands within 3 blocks).
 ENTITY_REACH = 2.0
+#: Horizontal half-size of the box the walk region is flooded in.
+WALK_RADIUS = 24
 #: Cells the walk-region flood expands before it gives up (a pit or a pocket is exhausted long before; an
 #: open field is not, and then the walk is simply tried).
 FLOOD_NODES = 6000
@@ -95,7 +97,9 @@ def target_problem(ctx: SkillContext, cell: Cell) -> str | None:
     return None
 
 
-def walk_region(ctx: SkillContext, radius: int = 24, height: int = 12) -> tuple[dict[Cell, float], bool]:
+def walk_region(
+    ctx: SkillContext, radius: int = WALK_RADIUS, height: int = 12
+) -> tuple[dict[Cell, float], bool]:
     """Cells the player can walk to from its feet (no digging), with their costs, and whether the flood was
     exhausted (False: the region is larger than :data:`FLOOD_NODES` cells)."""
     grid = PathGrid.around(ctx.body.world, ctx.feet(), radius, height)
@@ -175,10 +179,16 @@ async def reach_target(
     goal = target_goal(target)
     t0 = ctx.now()
     region, exhausted = walk_region(ctx)
+    walkable = region_reaches(region, target)
     reached = False
-    if (not exhausted or region_reaches(region, target)) and ctx.standing_room(goal):
-        follower = PathFollower(ctx.body, search_radius=48, max_replans=3, max_nodes=30_000, max_seconds=1.0)
-        reached = (await follower.goto(goal, timeout=timeout)).reached
+    stuck = ""
+    if (not exhausted or walkable) and ctx.standing_room(goal):
+        follower = PathFollower(
+            ctx.body, search_radius=48, max_replans=3, max_nodes=30_000, max_seconds=1.0,
+            min_half=WALK_RADIUS if walkable else 8,
+        )  # fmt: skip
+        res = await follower.goto(goal, timeout=timeout)
+        reached, stuck = res.reached, res.reason
     if not reached and not at_target(ctx, target, 0.5) and ctx.now() - t0 < timeout:
         reached = await ctx.dig_path(
             goal, ONE_OBSTRUCTION, timeout - (ctx.now() - t0), progress,
@@ -189,6 +199,10 @@ async def reach_target(
     if not ok:
         if ctx.now() - t0 >= timeout:
             ctx.last_way_out = f"the time limit ran out on the way to the {target.what}"
+        elif walkable:
+            ctx.last_way_out = (
+                f"the walk to the {target.what} got stuck ({stuck or 'no progress'}); try recover"
+            )
         else:
             ctx.last_way_out = no_walk(ctx, target)
         memory = getattr(ctx.body, "memory", None)
