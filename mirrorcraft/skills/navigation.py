@@ -101,9 +101,17 @@ def walk_region(
     ctx: SkillContext, radius: int = WALK_RADIUS, height: int = 12
 ) -> tuple[dict[Cell, float], bool]:
     """Cells the player can walk to from its feet (no digging), with their costs, and whether the flood was
-    exhausted (False: the region is larger than :data:`FLOOD_NODES` cells)."""
-    grid = PathGrid.around(ctx.body.world, ctx.feet(), radius, height)
-    return flood(grid, ctx.feet(), max_nodes=FLOOD_NODES)
+    exhausted (False: the region is larger than :data:`FLOOD_NODES` cells or reaches the edge of the box,
+    so it goes on beyond what was searched)."""
+    feet = ctx.feet()
+    grid = PathGrid.around(ctx.body.world, feet, radius, height)
+    region, exhausted = flood(grid, feet, max_nodes=FLOOD_NODES)
+    if exhausted and any(
+        abs(c[0] - feet[0]) >= radius or abs(c[2] - feet[2]) >= radius or abs(c[1] - feet[1]) >= height
+        for c in region
+    ):
+        exhausted = False  # it reached the box's edge: the region goes on beyond it
+    return region, exhausted
 
 
 def stand_cell(ctx: SkillContext, target: Target) -> Cell:
@@ -125,12 +133,21 @@ def stand_cell(ctx: SkillContext, target: Target) -> Cell:
     return target.cell if best is None else best[1]
 
 
-def no_walk(ctx: SkillContext, target: Target, region: dict[Cell, float] | None = None) -> str:
-    """The reason an approach found no walk, naming the way out (module docstring)."""
-    if region is None:
-        region, _ = walk_region(ctx)
+def no_walk(ctx: SkillContext, target: Target) -> str:
+    """The reason an approach found no walk, naming the way out (module docstring).
+
+    The escape is named only when the walkable region was flooded to its end (the player is enclosed) or
+    the target lies inside the flooded box; a far target in open country gets "no walk found", since the
+    bounded search says nothing about what lies beyond it.
+    """
+    region, exhausted = walk_region(ctx)
     stand = stand_cell(ctx, target)
-    return "no walk: " + way_out(region or {ctx.feet(): 0.0}, stand).text(target.what)
+    feet = ctx.feet()
+    far = max(abs(stand[0] - feet[0]), abs(stand[2] - feet[2])) > WALK_RADIUS - 2
+    if not exhausted and far:
+        d = round(math.dist(stand, feet))
+        return f"no walk found to the {target.what} {d} blocks away (beyond the {WALK_RADIUS}-block search)"
+    return "no walk: " + way_out(region or {feet: 0.0}, stand).text(target.what)
 
 
 def region_reaches(region: dict[Cell, float], target: Target) -> bool:
