@@ -147,9 +147,7 @@ def test_v2_record_is_migrated():
     assert v2["schema_version"] == 2
     rec = read_record(v2)
     assert rec.schema_version == SCHEMA_VERSION == 3
-    assert [s.call for s in rec.trajectory] == [
-        SkillCall.model_validate(s["call"]) for s in v2["trajectory"]
-    ]
+    assert [s.call for s in rec.trajectory] == [SkillCall.model_validate(s["call"]) for s in v2["trajectory"]]
     assert all(s.report.blocks_placed == [] for s in rec.trajectory)
     with pytest.raises(ValueError, match="use read_record"):
         EpisodeRecord.model_validate(v2)

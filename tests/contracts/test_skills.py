@@ -133,6 +133,14 @@ def test_grid_orientation_and_normalisation():
         ("dig_down", {"target_y": -64}, "target_y"),
         ("mine", {"block": "stone", "x": 3}, "x: Extra inputs are not permitted"),
         ("fly", {}, "unknown skill 'fly'"),
+        ("go_to", {}, "give a target"),
+        ("go_to", {"x": 1, "y": 64}, "give all of x, y, z or none"),
+        ("go_to", {"entity": "cow", "block": "oak_log"}, "an entity target takes no block"),
+        ("pillar_up", {"height": 9}, "height: Input should be less than or equal to 8"),
+        ("pillar_up", {}, "height: Field required"),
+        ("dig_up", {"target_y": 320}, "target_y"),
+        ("tunnel", {"direction": "up", "length": 4}, "direction"),
+        ("tunnel", {"direction": "east", "length": 17}, "length"),
     ],
 )
 def test_invalid_calls_raise_clear_errors(name, args, fragment):
@@ -148,6 +156,8 @@ def test_caps_are_the_schema_maxima():
     assert p["craft_grid"]["count"]["maximum"] == limits.craft_max_repetitions == 16
     assert p["smelt"]["count"]["maximum"] == limits.smelt_max_items == 16
     assert p["attack"]["count"]["maximum"] == limits.attack_max_kills
+    assert p["pillar_up"]["height"]["maximum"] == limits.pillar_max_height == 8
+    assert p["tunnel"]["length"]["maximum"] == limits.tunnel_max_length == 16
     assert set(limits.tick_limits) == set(SKILL_NAMES)
     with pytest.raises(ValueError, match="no limit for skills"):
         ActionLimits(tick_limits={"mine": 100})
@@ -179,3 +189,18 @@ def test_outcome_report_invariants():
     assert r.inventory_delta == {"minecraft:raw_iron": 2}
     assert [(s.item, s.count) for s in r.drops_collected] == [("minecraft:raw_iron", 2)]
     assert [b.block for b in r.blocks_broken] == ["minecraft:deepslate_iron_ore", "minecraft:iron_ore"]
+    placed = OutcomeReport(
+        skill="pillar_up",
+        status="success",
+        completed=3,
+        blocks_placed=[{"block": "cobblestone", "count": 2}, {"block": "minecraft:cobblestone", "count": 1}],
+    )
+    assert [(b.block, b.count) for b in placed.blocks_placed] == [("minecraft:cobblestone", 3)]
+
+
+def test_go_to_targets():
+    assert call("go_to", x=1, y=64, z=2).args == {"x": 1, "y": 64, "z": 2, "block": None, "entity": None}
+    table = call("go_to", block="crafting_table", x=1, y=65, z=2)
+    assert table.args["block"] == "minecraft:crafting_table" and signature(table) == ("go_to",)
+    assert call("go_to", block="oak_log").args["x"] is None  # the nearest one seen
+    assert call("go_to", entity="cow").args["entity"] == "minecraft:cow"

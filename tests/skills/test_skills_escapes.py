@@ -175,3 +175,33 @@ async def test_sealed_in_bedrock_and_bad_targets_fail_fast_with_the_reason(serve
         assert (math.floor(server.position(name)[0]), math.floor(server.position(name)[2])) == (x, z)
     finally:
         await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_go_to_a_block_and_an_entity(server) -> None:
+    """A block target: stand within reach of it (the one at x, y, z, or the nearest one seen); an entity
+    target: walk up to the nearest of that type."""
+    import uuid
+
+    body, skills, _ = await session(server)
+    name = body.config.username
+    try:
+        x0, z0 = SITES[4]
+        server.teleport(name, x0 + 0.5, float(FEET), z0 + 0.5)
+        table = (x0 + 9, FEET, z0 + 2)
+        server.set_block(*table, "crafting_table")
+        await body.sleep(0.5)
+        report = await skills.run("go_to", block="crafting_table")
+        assert report.status == "success" and str(table) in report.message, report
+        eye = (server.position(name)[0], server.position(name)[1] + 1.62, server.position(name)[2])
+        assert math.dist(eye, (table[0] + 0.5, table[1] + 0.5, table[2] + 0.5)) <= 4.5
+        assert skills.ctx.block(table) == "minecraft:crafting_table"  # stood beside it, not in it
+        wrong = await skills.run("go_to", block="furnace", x=table[0], y=table[1], z=table[2])
+        assert wrong.status == "failure" and wrong.reason == FailureReason.NOT_FOUND, wrong
+        cow = server.game.mobs.add_cow((x0 - 6.5, float(FEET), z0 + 0.5), 0.0, uuid.uuid4())
+        await body.sleep(0.3)
+        report = await skills.run("go_to", entity="cow")
+        assert report.status == "success", report
+        assert math.dist(server.position(name), cow.pos) <= 3.5
+    finally:
+        await body.disconnect()
