@@ -14,11 +14,12 @@ import math
 from typing import Any
 
 from mirrorcraft.contracts import FailureReason
-from mirrorcraft.pathing import AIR, WATER, Goal, PathFollower, PathGrid, way_out
+from mirrorcraft.pathing import WATER, Goal, PathFollower, PathGrid, way_out
 from mirrorcraft.skills.navigation import (
     BLOCK_REACH,
     ENTITY_REACH,
     Target,
+    enclosure,
     nearest_entity,
     reach_target,
     target_problem,
@@ -394,7 +395,7 @@ class Recover(BaseSkill):
                 spot = min(_dry(grid, after), key=lambda c: (after[c], c))
                 await self._go(spot, dig, progress, deadline, origin=origin)
                 return
-        raise SkillFailed(FailureReason.UNREACHABLE, self._why(grid, region, bool(candidates)))
+        raise SkillFailed(FailureReason.UNREACHABLE, self._why(region))
 
     async def _go(
         self, spot: tuple, dig: tuple, progress: Progress, deadline: float, origin: tuple | None = None
@@ -429,21 +430,13 @@ class Recover(BaseSkill):
             f" clearing {'one block' if n == 1 else f'{n} blocks'}" if n else ""
         )
 
-    def _why(self, grid: PathGrid, region: dict, any_dig: bool) -> str:
+    def _why(self, region: dict) -> str:
         """Why no safe spot is within one obstruction, and which escape would work."""
         ctx = self.ctx
         here = ctx.feet()
-        if not any_dig:
-            walls = set()
-            for c in region:
-                for dx, dy, dz in ((1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1), (0, 2, 0), (0, -1, 0),
-                                   (1, 1, 0), (-1, 1, 0), (0, 1, 1), (0, 1, -1)):  # fmt: skip
-                    n = (c[0] + dx, c[1] + dy, c[2] + dz)
-                    if n not in region and grid.kind(*n) not in (AIR, WATER) and math.isinf(grid.hard(*n)):
-                        walls.add(ctx.block(n))
-            if walls and None not in walls:
-                names = ", ".join(sorted(w for w in walls if w))
-                return f"walled in by blocks that cannot be broken ({names}): no way out"
+        sealed = enclosure(ctx, region)
+        if sealed is not None:
+            return sealed
         ground = self._open_ground(here)
         if ground is None:
             return ("no safe spot within one obstruction and no open ground within "

@@ -133,6 +133,37 @@ def stand_cell(ctx: SkillContext, target: Target) -> Cell:
     return target.cell if best is None else best[1]
 
 
+def enclosure(ctx: SkillContext, region: dict[Cell, float]) -> str | None:
+    """When the walkable ``region`` is sealed by blocks the body cannot break (unbreakable ones, or ones
+    :meth:`SkillContext.way_diggable` refuses with the tools carried) on every side, the reason; else
+    ``None``. Why: then no escape skill helps either, and the call should say so at once."""
+    world = ctx.body.world
+    free = state_tables().no_collision
+    walls: set[str] = set()
+    occupied = set(region) | {(c[0], c[1] + 1, c[2]) for c in region}  # feet and head cells
+    for c in region:
+        for dx, dy, dz in ((1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1), (0, 2, 0), (0, -1, 0),
+                           (1, 1, 0), (-1, 1, 0), (0, 1, 1), (0, 1, -1)):  # fmt: skip
+            n = (c[0] + dx, c[1] + dy, c[2] + dz)
+            if n in occupied:
+                continue
+            state = world.state_at(*n)
+            if state is None:
+                return None
+            if free[state]:
+                name = block_of_state(state).name
+                if name in ("minecraft:water", "minecraft:lava"):
+                    walls.add(name)
+                    continue
+                return None  # an opening: air the region does not reach (a ledge above, a gap)
+            if ctx.way_diggable(state):
+                return None
+            walls.add(block_of_state(state).name)
+    if not walls:
+        return None
+    return f"walled in by blocks that cannot be broken ({', '.join(sorted(walls))}): no way out"
+
+
 def no_walk(ctx: SkillContext, target: Target) -> str:
     """The reason an approach found no walk, naming the way out (module docstring).
 
@@ -147,6 +178,10 @@ def no_walk(ctx: SkillContext, target: Target) -> str:
     if not exhausted and far:
         d = round(math.dist(stand, feet))
         return f"no walk found to the {target.what} {d} blocks away (beyond the {WALK_RADIUS}-block search)"
+    if exhausted:
+        sealed = enclosure(ctx, region)
+        if sealed is not None:
+            return sealed
     return "no walk: " + way_out(region or {feet: 0.0}, stand).text(target.what)
 
 
@@ -241,6 +276,7 @@ __all__ = [
     "ONE_OBSTRUCTION",
     "Target",
     "at_target",
+    "enclosure",
     "no_walk",
     "reach_target",
     "region_reaches",
