@@ -23,14 +23,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from mirrorcraft.gamedata import block_of_state, state_tables
 from mirrorcraft.pathing import Goal, PathFollower, PathGrid, flood, valid, way_out
 from mirrorcraft.pathing.grid import hardness_table
 
-if TYPE_CHECKING:
-    from mirrorcraft.skills.runtime import Progress, SkillContext
+# The skills' shared context (``runtime.SkillContext``) and progress (``runtime.Progress``): runtime calls into
+# this module, so it is not imported here (import-linter keeps the package free of cycles, type-only
+# imports included).
+SkillContext = Any
+Progress = Any
 
 Cell = tuple[int, int, int]
 
