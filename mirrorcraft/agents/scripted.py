@@ -315,12 +315,44 @@ def other_escape(failed: SkillCall, message: str, y: int, building_blocks: int) 
     return way_out_call(message)
 
 
+#: Blocks a player mines to build with when it carries none, best first (what the ground is made of).
+GATHER_BLOCKS = tuple(
+    M + n for n in ("dirt", "grass_block", "cobblestone", "stone", "cobbled_deepslate", "deepslate", "netherrack",
+                    "andesite", "diorite", "granite", "tuff", "sandstone", "coarse_dirt")
+)  # fmt: skip
+
+
+def needs_blocks(call: SkillCall, report: OutcomeReport) -> bool:
+    """Whether an escape failed for want of blocks to build with (a tower or a bridge)."""
+    if call.name not in {"pillar_up", "tunnel"} or report.status != "failure":
+        return False
+    return (
+        report.reason is not None and report.reason.value == "missing_items"
+    ) or "no block" in report.message
+
+
+def gather_call(obs: Observation, count: int) -> SkillCall | None:
+    """``mine`` of the most common building block in view (dirt, grass, stone...): blocks to build with."""
+    seen = {b.block for b in obs.nearby_blocks}
+    block = next((b for b in GATHER_BLOCKS if b in seen), None)
+    if block is None:
+        return None
+    return SkillCall.create("mine", {"block": block, "count": max(1, min(8, count))})
+
+
+def building_blocks(obs: Observation) -> int:
+    """Carried blocks the body builds towers and bridges with (the escape skills' defaults)."""
+    return sum(s.count for s in obs.inventory if s.item in BUILDING_ITEMS or s.item.endswith("_planks"))
+
+
 class ReachPolicy:
     """The scripted policy's way to a place (the predicament benchmark's player, benchmarks/escape.py).
 
     ``go_to`` the goal; a failure that names a way out is followed by that escape (after a failed escape,
-    the other way up), a failure that names none by ``recover``, and then ``go_to`` again. Deterministic;
-    it reads only the outcome reports of its own calls, as :class:`ScriptedAgent` does.
+    the other way up; a tower or a bridge that lacked blocks, after mining some from the ground in view), a
+    failure that names none by ``recover``, and then ``go_to`` again; a failure saying there is no way out
+    ends it (:meth:`next` returns ``None``). Deterministic; it reads only its observations (the outcome
+    reports of its own calls, the inventory, the blocks in view), as :class:`ScriptedAgent` does.
 
     Args:
         goal: The block position to stand at.
@@ -330,29 +362,42 @@ class ReachPolicy:
         self.goal = goal
         self.last: SkillCall | None = None
         self.escape_failures = 0
+        self.resume: SkillCall | None = None  # an escape to retry once blocks are gathered
 
     def go_to(self) -> SkillCall:
         """The call to the goal."""
         x, y, z = self.goal
         return SkillCall.create("go_to", {"x": x, "y": y, "z": z})
 
-    def next(self, report: OutcomeReport | None, y: int, building_blocks: int) -> SkillCall:
-        """The next call after ``report`` (the outcome of the previous one; ``None`` at the start)."""
-        call = self._next(report, y, building_blocks)
+    def next(self, obs: Observation) -> SkillCall | None:
+        """The next call, from the observation after the previous one (``None``: give up)."""
+        call = self._next(obs)
         self.last = call
         return call
 
-    def _next(self, report: OutcomeReport | None, y: int, building_blocks: int) -> SkillCall:
+    def _next(self, obs: Observation) -> SkillCall | None:
         last = self.last
-        if report is None or last is None or report.status == "success":
+        report = obs.last_result.report if obs.last_result is not None else None
+        if report is None or last is None:
             return self.go_to()
+        if report.status == "success":
+            if self.resume is not None and last.name == "mine":
+                call, self.resume = self.resume, None
+                return call
+            return self.go_to()
+        if "no way out" in report.message:
+            return None
+        if needs_blocks(last, report) and self.resume is None:
+            gather = gather_call(obs, last.args.get("height") or last.args.get("length") or 4)
+            if gather is not None:
+                self.resume = last
+                return gather
         if last.name in ESCAPES:
             self.escape_failures += 1
-            other = (
-                other_escape(last, report.message, y, building_blocks) if self.escape_failures < 2 else None
-            )
-            if other is not None:
-                return other
+            if self.escape_failures < 2:
+                other = other_escape(last, report.message, int(obs.position.y), building_blocks(obs))
+                if other is not None:
+                    return other
         way = way_out_call(report.message)
         if way is not None and (way.name != last.name or way.args != last.args):
             return way
@@ -414,6 +459,7 @@ class ScriptedAgent(Agent):
         self.move_failures = 0  # explore/go_to failures in a row (stuck: recover, dig, turn)
         self.escape: SkillCall | None = None  # the way out a failure named, taken next
         self.escape_failures = 0  # escapes that failed in a row (then the other one, then the old ways)
+        self.resume_escape: SkillCall | None = None  # an escape to retry once blocks are gathered
 
     def observe(self, observation: Observation) -> None:
         """Learn from the outcome of our own previous call (inventory delta and report)."""
@@ -428,8 +474,14 @@ class ScriptedAgent(Agent):
         ok = report.status != "failure"
         if last.call.name in ESCAPES:
             self.escape_failures = 0 if ok else self.escape_failures + 1
-            if not ok and self.escape_failures < 2:
+            if needs_blocks(last.call, report) and self.resume_escape is None:
+                height = last.call.args.get("height") or last.call.args.get("length") or 4
+                self.escape = gather_call(observation, height)
+                self.resume_escape = last.call if self.escape is not None else None
+            elif not ok and self.escape_failures < 2:
                 self.escape = self._other_escape(last.call, report.message)
+        elif self.resume_escape is not None and last.call.name == "mine" and ok:
+            self.escape, self.resume_escape = self.resume_escape, None
         elif not ok:
             self.escape = way_out_call(report.message)
         if last.call.name in {"explore", "dig_down", "recover", "go_to", *ESCAPES}:
@@ -744,16 +796,9 @@ class ScriptedAgent(Agent):
         """One action to get out of a hole or enclosure: ``recover`` (whose failure names the escape)."""
         return SkillCall.create("recover", {})
 
-    def count_building_blocks(self) -> int:
-        """Carried blocks the body builds towers and bridges with (the escape skills' defaults)."""
-        assert self.obs is not None
-        return sum(
-            s.count for s in self.obs.inventory if s.item in BUILDING_ITEMS or s.item.endswith("_planks")
-        )
-
     def _other_escape(self, failed: SkillCall, message: str) -> SkillCall | None:
         assert self.obs is not None
-        return other_escape(failed, message, int(self.obs.position.y), self.count_building_blocks())
+        return other_escape(failed, message, int(self.obs.position.y), building_blocks(self.obs))
 
     def _search(self, blocks: tuple[str, ...]) -> tuple[SkillCall, Method | None, str | None]:
         assert self.obs is not None

@@ -30,7 +30,7 @@ from typing import Any
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.errors import GameDataError
 from mirrorcraft.gamedata import block, state_tables
-from mirrorcraft.pathing import PathFollower, Step
+from mirrorcraft.pathing import Goal, PathFollower, Step
 from mirrorcraft.skills.movement import DIRECTIONS
 from mirrorcraft.skills.runtime import (
     KEEP_BLOCKS,
@@ -253,9 +253,10 @@ class DigUp(BaseSkill):
         yaw = body.movement.state.yaw if body.movement.state is not None else 0.0
         facing = ["south", "west", "north", "east"][int(((yaw % 360) + 45) // 90) % 4]
         order = [facing] + [d for d in DIRECTIONS if d != facing]
-        order.sort(key=lambda d: self._openness(d), reverse=True)
-        last_why = ""
         await ctx.settle()
+        wall = await self._leave_water(deadline)
+        order.sort(key=lambda d: (d != wall, -self._openness(d)))
+        last_why = ""
         while ctx.feet()[1] < args.target_y:
             self.check_time(deadline)
             x, y, z = ctx.feet()
@@ -308,6 +309,43 @@ class DigUp(BaseSkill):
         if ctx.feet()[1] < args.target_y:
             progress.reason = FailureReason.UNREACHABLE
             progress.message += f"; no step further ({last_why})" if last_why else ""
+
+    async def _leave_water(self, deadline: float) -> str | None:
+        """Swimming: rise to the surface and swim to the nearest wall at that level, so the staircase can
+        start in it (a sunken pond's banks stand above the water); returns the wall's direction."""
+        ctx = self.ctx
+        body = ctx.body
+        mv = body.movement
+        if mv.state is None or not mv.state.in_water:
+            return None
+        try:
+            for _ in range(40):  # up to the surface: the head out of the water
+                x, y, z = ctx.feet()
+                if ctx.block((x, y + 1, z)) not in LIQUIDS:
+                    break
+                mv.set_controls(jump=True)
+                await ctx.sleep_ticks(1)
+        finally:
+            mv.stop()
+        x, y, z = ctx.feet()
+        best: tuple[int, str, Cell] | None = None
+        for name, (dx, dz) in DIRECTIONS.items():
+            for k in range(1, 9):
+                c = (x + dx * k, y, z + dz * k)
+                state = body.world.state_at(*c)
+                if state is None or (_free_state(state) and ctx.block(c) not in LIQUIDS):
+                    break  # unloaded, or open air at this level: no wall that way
+                if not _free_state(state):
+                    if best is None or (k, name) < best[:2]:
+                        best = (k, name, (x + dx * (k - 1), y, z + dz * (k - 1)))
+                    break
+        if best is None:
+            return None
+        if best[0] > 1:
+            await PathFollower(body, search_radius=10, max_replans=1).goto(
+                Goal(*best[2]), timeout=min(self.time_left(deadline), 10.0)
+            )
+        return best[1]
 
     def _openness(self, direction: str) -> int:
         """Free cells in the column two ahead in ``direction`` above the feet (prefer digging towards air)."""
