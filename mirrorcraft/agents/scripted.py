@@ -317,7 +317,7 @@ def other_escape(failed: SkillCall, message: str, y: int, building_blocks: int) 
 
 #: Blocks a player mines to build with when it carries none, best first (what the ground is made of).
 GATHER_BLOCKS = tuple(
-    M + n for n in ("dirt", "grass_block", "cobblestone", "stone", "cobbled_deepslate", "deepslate", "netherrack",
+    M + n for n in ("grass_block", "dirt", "cobblestone", "stone", "cobbled_deepslate", "deepslate", "netherrack",
                     "andesite", "diorite", "granite", "tuff", "sandstone", "coarse_dirt")
 )  # fmt: skip
 

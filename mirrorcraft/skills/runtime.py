@@ -470,11 +470,27 @@ class SkillContext:
                 target.position[1],
                 math.floor(target.position[2]) + 0.5,
             )
+            if self._drop_below(spot) > 2:
+                skipped.add(target.id)  # it fell down a ravine or a shaft: walking after it is a fall
+                continue
             walk = max(10 / self.tick_rate, min(80 / self.tick_rate, end - self.now()))  # 10..80 ticks
             await self.body.walk_straight(spot, tolerance=0.2, timeout=walk)
             await self.sleep(max(0.03, 6 / self.tick_rate))  # the pickup happens on a server tick
             if target.id in self.body.entities.by_id:
                 skipped.add(target.id)
+
+    def _drop_below(self, spot: tuple[float, float, float]) -> int:
+        """How many blocks below the feet the ground of ``spot``'s column lies (0: level or higher)."""
+        from mirrorcraft.gamedata import state_tables
+
+        free = state_tables().no_collision
+        x, z = math.floor(spot[0]), math.floor(spot[2])
+        fy = self.feet()[1]
+        for depth in range(0, 8):
+            st = self.body.world.state_at(x, fy - 1 - depth, z)
+            if st is None or not free[st]:
+                return depth
+        return 8
 
     async def settle(self, timeout: float = 1.5) -> None:
         """Wait until the player stands (on the ground or in water), e.g. after a jump or a fall."""
