@@ -70,6 +70,40 @@ PAD_XZ = 1
 PAD_Y = 5
 
 
+@cache
+def _hardness_list() -> list[float]:
+    return hardness_table().astype(np.float64).tolist()
+
+
+class CellHardness:
+    """Hardness by flat index of a padded grid, looked up through the cell's block state.
+
+    Why not a list per cell: a dig-through plan reads a few thousand cells of a box of 100,000+; turning
+    the whole box's hardness into a Python list cost 15-20 ms per plan (the walking skills plan with one
+    obstruction, so every approach paid it), a state table of 65,536 entries is built once.
+    """
+
+    __slots__ = ("_states", "_table")
+
+    def __init__(self, states: np.ndarray | None, refused: tuple[int, ...]) -> None:
+        self._states = (
+            None
+            if states is None
+            else memoryview(np.ascontiguousarray(states, dtype=np.uint16)).cast("B").cast("H")
+        )
+        table = _hardness_list()
+        if refused:
+            table = list(table)
+            for st in refused:
+                table[st] = float("inf")
+        self._table = table
+
+    def __getitem__(self, n: int) -> float:
+        if self._states is None:
+            return float("inf")
+        return self._table[self._states[n]]
+
+
 @dataclass
 class Flat:
     """A :class:`PathGrid` as flat bytes with a BLOCKED border, for the planner's inner loop.
@@ -90,7 +124,7 @@ class Flat:
     oz: int
     x_step: int
     y_step: int
-    hard: list[float] | None = None
+    hard: CellHardness | None = None
     leaky: bytes | None = None
 
     def index(self, x: int, y: int, z: int) -> int:
@@ -232,8 +266,10 @@ class PathGrid:
         f = self._padded
         if dig and f.hard is None:
             pad = ((PAD_XZ, PAD_XZ), (PAD_Y, PAD_Y), (PAD_XZ, PAD_XZ))
-            hard = np.pad(self.hardness.astype(np.float64), pad, constant_values=np.inf)
-            f.hard = hard.ravel().tolist()
+            f.hard = CellHardness(
+                None if self.states is None else np.pad(self.states, pad, constant_values=int(UNLOADED)),
+                self.refused,
+            )
             leak = np.pad(self._leak_mask(), pad, constant_values=True)
             f.leaky = np.ascontiguousarray(leak, dtype=np.uint8).tobytes()
         return f
