@@ -226,6 +226,19 @@ class PolicyError(BaseModel):
     message: str
 
 
+def check_action(index: int, call: SkillCall, sig: Signature, report: OutcomeReport) -> None:
+    """A recorded action is consistent: its σ is σ(call) and its report is the called skill's.
+
+    Raises:
+        ValueError: naming the action index and what disagrees (pydantic turns it into a validation error).
+    """
+    expected = signature(call)
+    if tuple(sig) != expected:
+        raise ValueError(f"action {index}: signature {list(sig)} != σ(call) {list(expected)}")
+    if report.skill != call.name:
+        raise ValueError(f"action {index}: report is for {report.skill!r}, call is {call.name!r}")
+
+
 class ActionStep(BaseModel):
     """One attempted skill call (one unit of budget) and what it did."""
 
@@ -240,15 +253,7 @@ class ActionStep(BaseModel):
 
     @model_validator(mode="after")
     def _sig(self) -> ActionStep:
-        expected = signature(self.call)
-        if tuple(self.signature) != expected:
-            raise ValueError(
-                f"action {self.index}: signature {list(self.signature)} != σ(call) {list(expected)}"
-            )
-        if self.report.skill != self.call.name:
-            raise ValueError(
-                f"action {self.index}: report is for {self.report.skill!r}, call is {self.call.name!r}"
-            )
+        check_action(self.index, self.call, self.signature, self.report)
         return self
 
 

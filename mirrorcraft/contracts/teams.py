@@ -39,9 +39,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mirrorcraft.contracts.canonical import canonical_json, sha256_hex
-from mirrorcraft.contracts.episodes import InfrastructureFault, ModelSettings, PolicyError, Usage
+from mirrorcraft.contracts.episodes import (
+    InfrastructureFault,
+    ModelSettings,
+    PolicyError,
+    Usage,
+    check_action,
+)
 from mirrorcraft.contracts.ids import parse_id
-from mirrorcraft.contracts.skills import OutcomeReport, Signature, SkillCall, signature
+from mirrorcraft.contracts.skills import OutcomeReport, Signature, SkillCall
 from mirrorcraft.errors import ContractError, RegistrationError
 
 __all__ = [
@@ -238,15 +244,7 @@ class TeamAction(_Frozen):
 
     @model_validator(mode="after")
     def _sig(self) -> TeamAction:
-        expected = signature(self.call)
-        if tuple(self.signature) != expected:
-            raise ValueError(
-                f"action {self.index}: signature {list(self.signature)} != σ(call) {list(expected)}"
-            )
-        if self.report.skill != self.call.name:
-            raise ValueError(
-                f"action {self.index}: report is for {self.report.skill!r}, call is {self.call.name!r}"
-            )
+        check_action(self.index, self.call, self.signature, self.report)
         return self
 
 

@@ -11,6 +11,13 @@ a fresh copy of the save (its datapacks included, ``server.properties`` with RCO
 password), ``java -jar`` is started and awaited (``Done (`` + an RCON login), the game port is printed
 and the RCON password goes to stderr or ``--rcon-password-file`` as for the embedded server. Missing
 java, jar or ``--accept-eula`` fail at once (exit code 2) before anything is built or written.
+
+Operators and the default game mode (embedded server): ``--op NAME`` (repeatable) makes a player an
+operator at level 4, and the server keeps vanilla's ``ops.json`` — ``--ops-file PATH``, by default beside
+the fresh copy of the world (none with ``--in-place`` unless given) — which ``op`` / ``deop`` rewrite;
+``--gamemode MODE`` is ``server.properties``' ``gamemode``, the game mode of players joining for the first
+time (``defaultgamemode`` changes it while the server runs). For a user's jar these are its own
+``ops.json`` and ``server.properties``: the flags are refused with ``--server vanilla``.
 """
 
 from __future__ import annotations
@@ -84,8 +91,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         view_distance=args.view_distance,
         episode_seed=args.episode_seed,
         **_rcon_settings(args),  # control plane: --rcon-port / --rcon-password-file
+        **player_settings(args, world),
     )
     return serve_forever(config, save_on_stop=args.in_place)
+
+
+def player_settings(args: argparse.Namespace, world: Path) -> dict:
+    """ServerConfig fields of ``--op``, ``--ops-file`` and ``--gamemode`` (module docstring): the ops file
+    defaults to ``ops.json`` beside a fresh copy of the world, none when playing ``--in-place``."""
+    ops_file = args.ops_file
+    if ops_file is None and not args.in_place:
+        ops_file = Path(world).parent / "ops.json"
+    return {"ops": list(args.op), "ops_file": ops_file, "default_game_mode": args.gamemode}
 
 
 def _rcon_settings(args: argparse.Namespace) -> dict:
@@ -130,6 +147,11 @@ def _serve_vanilla(args: argparse.Namespace) -> int:
 
     try:
         # Fail fast, before any world is built or folder written (the runner's checks, same messages).
+        if args.op or args.ops_file is not None or args.gamemode != "survival":
+            raise VanillaLaunchError(
+                "--op, --ops-file and --gamemode are the embedded server's; your jar uses its own ops.json "
+                "and server.properties (gamemode)"
+            )
         require_jar_and_eula(args.server_jar, args.accept_eula)
         if args.in_place:
             raise VanillaLaunchError("--in-place is for the embedded server; the vanilla server plays a copy")
@@ -216,6 +238,12 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     p.add_argument("--rcon-port", type=_port, default=None, help="serve RCON on 127.0.0.1 at this port")
     p.add_argument("--rcon-password-file", type=Path, default=None,
                    help="write the random RCON password here (mode 0600) instead of printing it to stderr")  # fmt: skip
+    p.add_argument("--op", action="append", default=[], metavar="NAME",
+                   help="make player NAME an operator (level 4; repeatable; kept in the ops file)")  # fmt: skip
+    p.add_argument("--ops-file", type=Path, default=None,
+                   help="vanilla's ops.json to read and keep (default: beside the fresh world copy)")  # fmt: skip
+    p.add_argument("--gamemode", choices=("survival", "creative", "adventure", "spectator"), default="survival",
+                   help="game mode of players joining for the first time (default survival)")  # fmt: skip
     p.add_argument("--server", choices=("embedded", "vanilla"), default="embedded",
                    help="embedded (default) or vanilla: your own 1.19.2 server jar (--server-jar, --accept-eula)")  # fmt: skip
     p.add_argument("--server-jar", type=Path, default=None, help="--server vanilla: your 1.19.2 server jar")

@@ -14,8 +14,10 @@ Vanilla 1.19.2 ``AbstractFurnaceBlockEntity.serverTick`` is followed step by ste
   ``cooking_progress += 1`` and at ``cooking_total_time`` one input item is cooked (output grows by the
   result count, input shrinks by one, the recipe is remembered for experience); otherwise progress resets
   to 0. When neither lit nor loaded, progress decays by 2 per tick.
-* ``cooking_total_time`` is taken from the recipe's ``cookingtime`` (200 smelting, 100 blasting/smoking;
-  200 when no recipe matches) when the input slot receives a different item, as ``setItem`` does.
+* ``cooking_total_time`` is 0 in a new device (the block entity's field default: a client opening an
+  empty furnace sees a total of 0, as in the vanilla capture) and is taken from the recipe's
+  ``cookingtime`` (200 smelting, 100 blasting/smoking; 200 when no recipe matches, also after the input is
+  taken out) when the input slot receives a different item, as ``setItem`` does.
 * burn times come from ``rules/data/fuels.json`` (vanilla's hard-coded fuel table, tags resolved with
   the loaded packs, :class:`~mirrorcraft.rules.fuels.FuelTable`); blast furnace and smoker halve them;
   which recipe type a device runs is ``rules/data/cooking.json`` (:mod:`~mirrorcraft.rules.devices`).
@@ -135,7 +137,7 @@ class CookingDevice:
     lit_time: int = 0
     lit_duration: int = 0
     cooking_progress: int = 0
-    cooking_total_time: int = _DEFAULT_COOK_TIME
+    cooking_total_time: int = 0  # a new block entity's field: 0 until an input arrives (setItem)
     ticks: int = 0
     recipes_used: dict[str, int] = field(default_factory=dict)
     ledger: deque[list] = field(default_factory=deque)  # [CookedUnit, items not yet taken]

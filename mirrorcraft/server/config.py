@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,6 +36,10 @@ class ServerConfig(BaseModel):
         rcon_port / rcon_password: Serve RCON on 127.0.0.1 at this port (0 = any free port; ``None`` = no
             RCON); ``None`` password = a random one (``EmbeddedServer.rcon_password``). docs/control.md.
         ops / never_ops: Op player names (level 4; default none) and names that may never be ops (agents).
+        ops_file: Vanilla's ``ops.json`` (read at start when it exists, rewritten by ``op`` / ``deop``);
+            ``None``: the ops live only in memory for this run.
+        default_game_mode: The game mode of players joining for the first time (``server.properties``
+            ``gamemode``; the ``defaultgamemode`` command changes it while the server runs).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -54,6 +59,8 @@ class ServerConfig(BaseModel):
     rcon_password: str | None = None
     ops: list[str] = Field(default_factory=list)
     never_ops: list[str] = Field(default_factory=list)
+    ops_file: Path | None = None
+    default_game_mode: Literal["survival", "creative", "adventure", "spectator"] = "survival"
 
 
 def seeded_rng(world_seed: int, episode_seed: int, purpose: str) -> random.Random:

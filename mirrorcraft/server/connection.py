@@ -8,6 +8,14 @@ replaces it: any exception while framing or handling a packet closes *that* conn
 (never the server), and frames above vanilla's limits (2 MiB on the wire, 8 MiB uncompressed — wiki.vg
 "Protocol#Packet format") are refused before they are buffered.
 
+Handshakes follow vanilla's ``ServerHandshakePacketListenerImpl`` (1.19.2): a status ping is answered
+whatever protocol number the client sends (a client discovering the version pings with its newest, e.g.
+767), reporting this server's ``1.19.2`` / 760 (:meth:`PlayerConnection.packet_status_request`); a login
+with a protocol this server does not speak gets vanilla's disconnect component
+(``multiplayer.disconnect.outdated_client`` below 754, else ``multiplayer.disconnect.incompatible``, with
+the version name) instead of quarry's plain text. 1.19 (759) is accepted besides 760 (a MirrorCraft
+extension).
+
 The game half of a player is the kernel's :class:`~mirrorcraft.server.kernel.players.Player`, created at
 login with this connection as its transport (``send`` / ``close``). Play packets are decoded by
 ``mirrorcraft.protocol`` (an error names the packet, field and offset) and dispatched to the handlers the
@@ -23,9 +31,12 @@ from typing import TYPE_CHECKING
 from quarry.net.server import ServerProtocol
 from quarry.types.buffer import BufferUnderrun
 
+from mirrorcraft import PROTOCOL_1_19, PROTOCOL_1_19_2
 from mirrorcraft.errors import ProtocolError
 from mirrorcraft.protocol.codec import SERVERBOUND, decode
 from mirrorcraft.protocol.quarry_names import our_name
+from mirrorcraft.server import wire
+from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.kernel import Player
 
 if TYPE_CHECKING:
@@ -35,6 +46,9 @@ log = logging.getLogger(__name__)
 
 MAX_FRAME = 2097151  # largest VarInt-3 length: vanilla's wire limit
 MAX_UNCOMPRESSED = 8388608  # vanilla's limit on a decompressed packet
+VERSION_NAME = "1.19.2"  # SharedConstants.getCurrentVersion().getName()
+SPOKEN = (PROTOCOL_1_19_2, PROTOCOL_1_19)
+SAMPLE_SIZE = 12  # players listed in a status response (MinecraftServer.tickServer)
 
 
 class PlayerConnection(ServerProtocol):
@@ -100,17 +114,64 @@ class PlayerConnection(ServerProtocol):
             self.packets_received += 1
             self.connection_timer.restart()
 
+    # ---- handshake and status (vanilla ServerHandshakePacketListenerImpl / ServerStatusPacketListenerImpl) ----
+
+    def packet_handshake(self, buff) -> None:
+        """The handshake: status for any protocol; login only for the protocols this server speaks."""
+        version = buff.unpack_varint()
+        self.connect_host = buff.unpack_string()
+        self.connect_port = buff.unpack("H")
+        intention = buff.unpack_varint()
+        self.client_protocol = version
+        # Packet ids of the status and login states are the same in every version: read and write them
+        # with 1.19.2's tables whatever the client said.
+        self.protocol_version = version if version in SPOKEN else PROTOCOL_1_19_2
+        self.buff_type = self.factory.get_buff_type(self.protocol_version)
+        if intention == 1:
+            self.switch_protocol_mode("status")
+            return
+        if intention != 2:
+            raise ProtocolError(f"Invalid intention {intention}")
+        self.switch_protocol_mode("login")
+        if version not in SPOKEN:
+            key = (
+                "multiplayer.disconnect.outdated_client"
+                if version < 754
+                else "multiplayer.disconnect.incompatible"
+            )
+            reason = C.translatable(key, VERSION_NAME)
+            self.send_packet("login_disconnect", self.buff_type.pack_string(wire.component_json(reason)))
+            super(ServerProtocol, self).close(C.render(reason))  # quarry's close would send its own text
+            return
+        if len(self.factory.players) >= self.factory.max_players:
+            self.close("Server is full")
+        else:
+            self.factory.players.add(self)
+
+    def packet_status_request(self, buff) -> None:
+        """``ServerStatus`` as vanilla 1.19.2 writes it: the MOTD, players (a sample of up to 12), this
+        server's version and protocol (never the client's), no chat preview, no enforced secure chat."""
+        players = list(self.game.kernel.players.values())
+        status_players: dict[str, object] = {"max": self.factory.max_players, "online": len(players)}
+        if players:
+            status_players["sample"] = [
+                {"name": p.display_name, "id": str(p.uuid)} for p in players[:SAMPLE_SIZE]
+            ]
+        status = {
+            "description": {"text": self.factory.motd},
+            "players": status_players,
+            "version": {"name": VERSION_NAME, "protocol": PROTOCOL_1_19_2},
+            "previewsChat": False,
+            "enforcesSecureChat": False,
+        }
+        self.send_packet("status_response", self.buff_type.pack_json(status))
+
     def protocol_error(self, err: Exception) -> None:  # quarry's hook, used by its own login code
         self.close(f"Protocol error: {err}")
 
     # ---- lifecycle -------------------------------------------------------------------------------------
 
     def player_joined(self) -> None:
-        if self.protocol_version not in (759, 760):
-            self.close(
-                f"Unsupported protocol {self.protocol_version}: this server speaks 1.19.2 (760) and 1.19 (759)"
-            )
-            return
         super().player_joined()
         self.player = Player(self.display_name, self.uuid, self, self.protocol_version)
         self.game.connect(self.player)

@@ -24,6 +24,8 @@ from mirrorcraft.gamedata import blocks as _blocks
 PLAYER_TYPE = "minecraft:player"
 ITEM_TYPE = "minecraft:item"
 COW_TYPE = "minecraft:cow"
+#: The one level the embedded server runs (its dimension type and world name; ``execute in``).
+OVERWORLD = "minecraft:overworld"
 
 BlockInfo = _blocks.BlockInfo
 block = _blocks.block

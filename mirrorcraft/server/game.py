@@ -9,8 +9,9 @@ exactly this list; :mod:`~mirrorcraft.server.kernel.clock`).
 
 Build order (each feature after those it depends on) and what it means for the hooks:
 
-* ``"joined"`` (after the join sequence): keep-alive, advancements (the tree), experience (the bar), mobs
-  (the cows), admin (difficulty, time, weather, effects, game mode) — then the ``join`` event.
+* ``"joined"`` (after the join sequence): keep-alive, chat (the yellow joined line to the others),
+  advancements (the tree), experience (the bar), mobs (the cows), admin (difficulty, time, weather,
+  effects) — then the ``join`` event. ``"left"``: chat (the left line) first.
 * ``"use_block"`` (a ``use_item_on`` before placing): crafting table, furnaces, enchanting table, chests.
 * ``"block_broken"``: block entities (a furnace's or chest's contents drop), food (the breaker's exhaustion).
 
@@ -31,6 +32,7 @@ from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.features.admin import Admin
 from mirrorcraft.server.features.advancements import Advancements
 from mirrorcraft.server.features.blockentities import BlockEntities
+from mirrorcraft.server.features.chat import Chat
 from mirrorcraft.server.features.chests import Chests
 from mirrorcraft.server.features.chunks import Chunks
 from mirrorcraft.server.features.commands import Commands, KernelCommandHost
@@ -76,6 +78,7 @@ class Game:
         self.effects = Effects(k)
         self.movement = Movement(k, self.chunks, self.effects)
         self.keepalive = KeepAlive(k)
+        self.chat = Chat(k)
         self.items = Items(k)
         self.inventory = Inventory(k, self.items)
         self.advancements = Advancements(k, r)
@@ -87,12 +90,14 @@ class Game:
         self.chests = Chests(k, self.windows)
         self.block_entities = BlockEntities(k, self.furnaces, self.chests, self.items)
         self.mobs = Mobs(k, r, self.items, self.effects)
-        self.admin = Admin(k, self.effects, self.items, self.inventory, self.experience, self.movement)
+        self.admin = Admin(
+            k, self.effects, self.items, self.inventory, self.experience, self.movement, self.chat
+        )
         self.spawning = NaturalSpawner(k, r, self.mobs, self.admin)
         self.food = Food(k, self.admin, self.effects, self.items)
         self.digging = Digging(k, r, self.items, self.admin, self.effects)
         self.placing = Placing(k)
-        self.join = Join(k, self.chunks, self.movement, self.inventory, self.items, self.food)
+        self.join = Join(k, self.chunks, self.movement, self.inventory, self.items, self.food, self.admin)
         self.commands = Commands(
             k,
             KernelCommandHost(
@@ -108,8 +113,10 @@ class Game:
                 mobs=self.mobs,
                 admin=self.admin,
                 digging=self.digging,
+                chat=self.chat,
                 seed=config.episode_seed,
             ),
+            self.chat,
         )
         self.rcon = RconListener(k, self.commands)
         # ---- the tick ------------------------------------------------------------------------------------

@@ -377,7 +377,15 @@ def _pack9(values: np.ndarray) -> list[int]:
 # ---- windows ----------------------------------------------------------------------------------------------
 
 # wiki.vg "Inventory" / the 1.19 minecraft:menu registry (prismarine-windows assigns the same ids).
-MENU_TYPES = {"chest": 2, "blast_furnace": 9, "crafting": 11, "enchantment": 12, "furnace": 13, "smoker": 21}
+MENU_TYPES = {
+    "chest": 2,
+    "chest_double": 5,  # generic_9x6
+    "blast_furnace": 9,
+    "crafting": 11,
+    "enchantment": 12,
+    "furnace": 13,
+    "smoker": 21,
+}
 MENU_TITLES = {
     "crafting": "container.crafting",
     "furnace": "container.furnace",
@@ -385,6 +393,7 @@ MENU_TITLES = {
     "smoker": "container.smoker",
     "enchantment": "container.enchant",
     "chest": "container.chest",
+    "chest_double": "container.chestDouble",
 }
 
 
@@ -424,9 +433,12 @@ def player_info_game_mode(uid: UUID, game_mode: int, protocol: int = PROTOCOL_1_
     return encode(cb.PlayerInfo(action=1, entries=[cb.PlayerInfoEntry(uid, gamemode=game_mode)]), protocol)
 
 
-def death_combat_event(player_id: int, message: str, protocol: int = PROTOCOL_1_19_2) -> bytes:
-    """The death screen with a JSON message (no killer entity: ``-1``)."""
-    return encode(cb.DeathCombatEvent(player_id=player_id, entity_id=-1, message=message), protocol)
+def death_combat_event(
+    player_id: int, message: Mapping[str, Any], protocol: int = PROTOCOL_1_19_2, killer: int = -1
+) -> bytes:
+    """The death screen with its message component (no killer entity: ``-1``)."""
+    body = cb.DeathCombatEvent(player_id=player_id, entity_id=killer, message=component_json(message))
+    return encode(body, protocol)
 
 
 def respawn(game_mode: int, protocol: int = PROTOCOL_1_19_2) -> bytes:
@@ -447,9 +459,51 @@ def respawn(game_mode: int, protocol: int = PROTOCOL_1_19_2) -> bytes:
     )
 
 
+def component_json(component: Mapping[str, Any]) -> str:
+    """A text component as vanilla's Gson writes it (compact, key order kept, no HTML escaping)."""
+    return json.dumps(component, separators=(",", ":"), ensure_ascii=False)
+
+
 def system_chat(component: Mapping[str, Any], protocol: int = PROTOCOL_1_19_2) -> bytes:
     """One system chat line (a JSON text component) in the chat box (759: type 1; 760: not the overlay)."""
-    return encode(cb.SystemChat(content=json.dumps(component), type=1, overlay=False), protocol)
+    return encode(cb.SystemChat(content=component_json(component), type=1, overlay=False), protocol)
+
+
+def title_text(component: Mapping[str, Any]) -> bytes:
+    """``set_title_text`` (``ClientboundSetTitleTextPacket``)."""
+    return _enc(cb.SetTitleText(text=component_json(component)))
+
+
+def title_subtitle(component: Mapping[str, Any]) -> bytes:
+    """``set_title_subtitle``."""
+    return _enc(cb.SetTitleSubtitle(text=component_json(component)))
+
+
+def action_bar(component: Mapping[str, Any]) -> bytes:
+    """``action_bar`` (``ClientboundSetActionBarTextPacket``)."""
+    return _enc(cb.ActionBar(text=component_json(component)))
+
+
+def title_times(fade_in: int, stay: int, fade_out: int) -> bytes:
+    """``set_title_time`` (ticks)."""
+    return _enc(cb.SetTitleTime(fade_in=fade_in, stay=stay, fade_out=fade_out))
+
+
+def clear_titles(reset: bool) -> bytes:
+    """``clear_titles`` (``title clear``: false; ``title reset``: true)."""
+    return _enc(cb.ClearTitles(reset=reset))
+
+
+def tab_complete(transaction_id: int, start: int, length: int, matches: Sequence[str]) -> bytes:
+    """``tab_complete``: the suggestions for a ``tab_complete`` request (no tooltips)."""
+    return _enc(
+        cb.TabComplete(
+            transaction_id=transaction_id,
+            start=start,
+            length=length,
+            matches=[cb.TabMatch(match=m, tooltip=None) for m in matches],
+        )
+    )
 
 
 def custom_payload(channel: str, data: bytes) -> bytes:

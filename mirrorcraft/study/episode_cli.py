@@ -12,6 +12,12 @@ driver (:mod:`mirrorcraft.study.runner`), so a record printed here is exactly wh
   needs ``--model`` (a litellm model string). ``--server vanilla`` plays on the user's own 1.19.2 server
   jar (``--server-jar``; ``--accept-eula`` is required, MirrorCraft never accepts the EULA for the user);
   missing java, jar or flag fail at once with exit code 2, before anything is written.
+* ``episode --agent external [--host H] [--port P] [--join-timeout S] [--time-budget S] [--player NAME]``:
+  bring your own Mineflayer agent (:mod:`mirrorcraft.study.external`): the world copy is prepared, the
+  embedded server runs freely, ``MIRRORCRAFT_EXTERNAL_SERVER host:port`` is printed, one client is awaited,
+  and the episode is recorded from the server's events until the step budget (``--budget``, default 500
+  server-side steps), the time budget or the final milestone ends it; the record (agent ``external``) is
+  appended to ``DIR/results.jsonl`` like any other.
 * the default job: the scripted agent plays Diamond in ``plains-1`` and its six Mirror copies (worlds are
   built under ``OUT/worlds`` when missing) through :func:`~mirrorcraft.study.executors.run_study`, then
   the metrics report is written and Score/SR per world copy and RIE (Vanilla minus Mirror) are printed.
@@ -114,8 +120,13 @@ def llm_preflight(models: Sequence[tuple[Any, Any]]) -> None:
 
 def _identity(args: argparse.Namespace) -> Any:
     from mirrorcraft.contracts import EpisodeIdentity, ModelSettings, parse_id, task_spec
+    from mirrorcraft.study.external import EXTERNAL, external_identity
 
     check_world(args.world)
+    if args.agent == EXTERNAL:
+        return external_identity(
+            args.world, args.task, budget=args.budget, repetition=args.rep, study_seed=args.seed
+        )
     parsed = parse_id(args.world)
     scripted = args.agent == "scripted"
     if not scripted and not args.model:
@@ -157,7 +168,7 @@ def _settings(args: argparse.Namespace, out: Path, identity: Any = None) -> Any:
 
     runtime = llm_runtime(args)
     llm = {identity.model.name: runtime} if identity is not None and runtime else {}
-    if identity is not None:
+    if identity is not None and identity.agent != "external":  # an external agent calls no model of ours
         llm_preflight([(identity.model, runtime)])
     return RunnerSettings(
         worlds_dir=Path(args.worlds) if args.worlds else out / "worlds",
@@ -211,7 +222,10 @@ def cmd_episode(args: argparse.Namespace) -> int:
         with writing(out, then="rerun the episode"):
             out.mkdir(parents=True, exist_ok=True)
             (out / RESULTS_FILE).touch()  # fail now, before the episode is played, if OUT is not writable
-        record = make_episode_fn(settings)(identity)
+        if identity.agent == "external":
+            record = _play_external(args, identity, settings)
+        else:
+            record = make_episode_fn(settings)(identity)
         with writing(out / RESULTS_FILE, then="rerun the episode"):
             with (out / RESULTS_FILE).open("a", encoding="utf-8") as fh:
                 fh.write(record.model_dump_json() + "\n")
@@ -223,6 +237,29 @@ def cmd_episode(args: argparse.Namespace) -> int:
         f"record: {out / RESULTS_FILE}; record + run notes: {settings.records_dir / (record.episode_id + '.json')}"
     )
     return 1 if record.infrastructure_faults else 0
+
+
+def _play_external(args: argparse.Namespace, identity: Any, settings: Any) -> Any:
+    """``--agent external``: the episode on this process's reactor thread, the address printed at once."""
+    from mirrorcraft.study.external import ExternalSettings, run_external_episode
+    from mirrorcraft.study.runner_reactor import call_on_reactor
+
+    if args.server != "embedded":
+        raise MirrorCraftError(
+            "--agent external plays on the embedded server (its events are the trajectory)"
+        )
+    external = ExternalSettings(
+        host=args.host,
+        port=args.port,
+        join_timeout_s=args.join_timeout,
+        time_budget_s=args.time_budget,
+        player=args.player,
+    )
+
+    def announce(line: str) -> None:
+        print(line, flush=True)
+
+    return call_on_reactor(run_external_episode, identity, settings, external, announce=announce)
 
 
 def default_grid(budget: int | None = None) -> Any:
@@ -386,13 +423,14 @@ def add_episode_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--world", default=DEFAULT_WORLD, help="world copy: plains-1 or plains-1/M03 (default plains-1)"
     )
     p.add_argument("--task", choices=[t.value for t in TaskId], default="diamond")
-    agents = configuration_ids()
+    agents = [*configuration_ids(), "external"]
     p.add_argument(
         "--agent",
         default="scripted",
         choices=agents,
         metavar="AGENT",
-        help=f"agent configuration: {', '.join(agents)} (scripted: offline, no model; default scripted)",
+        help=f"agent configuration: {', '.join(agents)} (scripted: offline, no model; external: your own "
+        "client plays, see --host/--port; default scripted)",
     )
     p.add_argument("--model", help="litellm model string for LLM configurations")
     add_llm_flags(p)
@@ -411,6 +449,14 @@ def add_episode_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="embedded (in-process, default), child (a child process) or vanilla (your server jar)",
     )
     add_vanilla_flags(p)
+    ext = p.add_argument_group("--agent external (bring your own Mineflayer agent)")
+    ext.add_argument("--host", default="127.0.0.1", help="address the server listens on (default 127.0.0.1)")
+    ext.add_argument("--port", type=int, default=25565, help="game port (0 = any free port; default 25565)")
+    ext.add_argument("--join-timeout", type=float, default=600.0, metavar="S",
+                     help="seconds to wait for the client (default 600)")  # fmt: skip
+    ext.add_argument("--time-budget", type=float, default=600.0, metavar="S",
+                     help="seconds of play after the client joined (default 600)")  # fmt: skip
+    ext.add_argument("--player", help="the client's player name (default: the first client to join)")
     p.add_argument(
         "--default-job",
         action="store_true",

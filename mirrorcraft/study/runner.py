@@ -292,6 +292,32 @@ def resolve_world(identity: EpisodeIdentity, settings: RunnerSettings) -> Path:
     return path
 
 
+def prepare_world_copy(
+    identity: EpisodeIdentity, settings: RunnerSettings, spec: TaskSpec, notes: RunNotes
+) -> tuple[Path, Path]:
+    """The episode's world copy: the catalogue save resolved (built if allowed), checked, byte-copied into a
+    fresh temporary folder. Returns ``(copy root, world)``; the caller removes the root.
+
+    Raises:
+        EpisodeFault: ``server_error`` (missing or unreadable world), ``missing_datapack`` /
+            ``advancement_unavailable`` (:func:`check_world`).
+    """
+    from mirrorcraft.worlds.anvil import copy_save
+
+    try:
+        source = resolve_world(identity, settings)
+        notes.world_source = str(source)
+        check_world(identity, source, spec)
+        copy_root = Path(tempfile.mkdtemp(prefix=f"{identity.episode_id}-", dir=settings.work_dir or None))
+        try:
+            return copy_root, copy_save(source, copy_root / "world").path
+        except BaseException:
+            shutil.rmtree(copy_root, ignore_errors=True)
+            raise
+    except WorldError as err:
+        raise EpisodeFault("server_error", f"world {identity.world_id}: {err}") from err
+
+
 # ---------------------------------------------------------------------------------------------- agent
 
 
@@ -384,19 +410,8 @@ class EpisodeRunner:
             phase_start = now
 
         try:
-            try:
-                source = resolve_world(identity, settings)
-                notes.world_source = str(source)
-                check_world(identity, source, spec)
-                copy_root = Path(
-                    tempfile.mkdtemp(prefix=f"{identity.episode_id}-", dir=settings.work_dir or None)
-                )
-                from mirrorcraft.worlds.anvil import copy_save
-
-                world = copy_save(source, copy_root / "world").path
-                phase("world")
-            except WorldError as err:
-                raise EpisodeFault("server_error", f"world {identity.world_id}: {err}") from err
+            copy_root, world = prepare_world_copy(identity, settings, spec, notes)
+            phase("world")
 
             server = EpisodeServer(
                 settings.server,
@@ -642,14 +657,19 @@ class EpisodeRunner:
         notes.seconds["teardown"] = round(time.monotonic() - t, 3)
 
     def _write(self, record: EpisodeRecord, notes: RunNotes) -> None:
-        folder = self.settings.records_dir
-        if folder is None:
-            return
-        folder.mkdir(parents=True, exist_ok=True)
-        data = {"record": record.model_dump(mode="json"), "run_notes": notes.model_dump(mode="json")}
-        tmp = folder / f".{record.episode_id}.json.tmp"
-        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, folder / f"{record.episode_id}.json")
+        write_record(self.settings.records_dir, record, notes)
+
+
+def write_record(folder: Path | None, record: EpisodeRecord, notes: RunNotes) -> None:
+    """``<folder>/<episode_id>.json``: the record and its run notes, written atomically (nothing when
+    ``folder`` is None)."""
+    if folder is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    data = {"record": record.model_dump(mode="json"), "run_notes": notes.model_dump(mode="json")}
+    tmp = folder / f".{record.episode_id}.json.tmp"
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, folder / f"{record.episode_id}.json")
 
 
 async def _unless_disconnected(body: Any, skill_run: Any, index: int) -> OutcomeReport:
@@ -732,7 +752,9 @@ __all__ = [
     "fault_record",
     "lower_bound_ticks",
     "make_episode_fn",
+    "prepare_world_copy",
     "resolve_world",
     "run_episode_blocking",
     "vanilla_preflight",
+    "write_record",
 ]

@@ -1,42 +1,47 @@
 // The one Mineflayer 4.25.0 test client: a bot remote-controlled over stdin/stdout with JSON lines.
 //
-// usage: node driver.js HOST PORT USERNAME [VERSION=1.19.2] [VIEW_DISTANCE]
-// stdout: events {"event": "spawn"|"ready"|"message"|"death"|"respawn"|"kicked"|"end"|"error", ...} and one
-//         reply {"id": N, "ok": bool, ...} per command; stdin: {"id": N, "cmd": "<command>", ...}.
-// The bot never decides anything itself: the Python tests (tests/nodebot.py) drive it and check the server's
-// view. Commands are grouped by feature below (world, movement, digging and placing, inventory, windows and
-// crafting, furnaces, chests, enchanting, entities, chat and commands, client state).
+// usage: node driver.js HOST PORT USERNAME [VERSION=1.19.2|auto] [VIEW_DISTANCE]
+// stdout: events {"event": "spawn"|"ready"|"message"|"title"|"death"|"respawn"|"kicked"|"end"|"error", ...}
+//         and one reply {"id": N, "ok": bool, ...} per command; stdin: {"id": N, "cmd": "<command>", ...}.
+// The bot never decides anything itself: the Python tests (tests/support/nodebot.py) drive it and check the
+// server's view. Commands are grouped by feature below (world, movement, digging and placing, inventory,
+// crafting, furnaces, chests, enchanting, windows by raw clicks, entities and players, chat and commands,
+// connections, client state).
 //
-// What a vanilla client would not do is marked "cheat" (raw packets a hostile client sends); everything
-// else goes through Mineflayer's public API. Crafting here uses window clicks (bot.clickWindow), because
-// bot.craft's recipes are static client data and could not show a datapack's recipe.
+// Mineflayer 4.25.0 runs on its own release's minecraft-data (3.83.1) and minecraft-protocol (1.54.0),
+// pinned in tests/node/package.json (`npm ci --prefix tests/node`): on the repository's minecraft-data
+// 3.119.0 it mis-parses 1.19.2 player_info and game-mode changes, so bot.players and bot.game.gameMode
+// would not work against any server (vanilla included). The game data MirrorCraft generates still comes from
+// the root's 3.119.0.
+//
+// Everything goes through Mineflayer's public API (bot.craft with bot.recipesFor, bot.openFurnace,
+// bot.openContainer, bot.openEnchantmentTable, bot.consume, bot.tabComplete, bot.addChatPattern,
+// bot.players...), except: what a vanilla client would not do, marked "cheat" (raw packets a hostile client
+// sends); window clicks by number (`click`, `put`, `shift`, `craft_clicks`) for tests about the click
+// protocol itself and for a datapack's recipes (bot.craft's recipes are static client data and cannot know
+// a Mirror world's rules); and packet taps for what Mineflayer keeps no state of (advancements, abilities,
+// effect flags, the tick-rate channel, the packets received).
 'use strict'
 const path = require('path')
 const readline = require('readline')
-const nm = path.join(__dirname, '..', '..', 'node_modules')
+const nm = path.join(__dirname, 'node_modules') // tests/node/package.json (not the root's)
 const mineflayer = require(path.join(nm, 'mineflayer'))
+const mc = require(path.join(nm, 'minecraft-protocol'))
 const { Vec3 } = require(path.join(nm, 'vec3'))
 
 const [host, port, username, versionArg, viewArg] = process.argv.slice(2)
-const version = versionArg || '1.19.2'
+const version = versionArg === 'auto' ? false : (versionArg || '1.19.2') // auto: ping, then pick
 const options = { host, port: Number(port), username, version, auth: 'offline' }
 if (viewArg) options.viewDistance = viewArg
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n')
 const bot = mineflayer.createBot(options)
-const Item = require(path.join(nm, 'prismarine-item'))(version)
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-// ---- what the client received (raw packets, where Mineflayer 4.25.0 on 1.19.2 loses them) ----------------
-// Mineflayer 4.25.0 cannot list other players on 1.19.x with minecraft-data 3.119 (player_info's action
-// arrives as a string, so bot.players stays empty) and misses game-mode changes (it compares the reason with
-// 3): both are tracked from the decoded packets, which still checks what the client receives.
-const seen = {
-  advancements: {}, advPackets: 0, tickRate: null, statuses: [], difficulty: null, timeOfDay: null,
-  abilities: null, rain: null, thunder: null, gameMode: null, packets: {}
-}
-const effects = {} // effect id -> {amplifier, duration, flags} as received
-const others = { names: {}, entities: {} } // uuid -> name, entityId -> {uuid, pos}
-const lids = [] // chest lid moves [x, y, z, open]
+// ---- packet taps (what Mineflayer keeps no state of) ------------------------------------------------------
+const seen = { advancements: {}, advPackets: 0, tickRate: null, abilities: null, packets: {} }
+const effects = {} // effect id -> {amplifier, duration, flags} as received (Mineflayer drops the flags)
+const lids = [] // chest lid moves [x, y, z, open] (Mineflayer's chestLidMove event)
+const dead = new Set() // entity ids Mineflayer saw die (entityDead)
 const client = bot._client
 client.on('packet', (data, meta) => { seen.packets[meta.name] = (seen.packets[meta.name] || 0) + 1 })
 client.on('advancements', (p) => {
@@ -50,36 +55,20 @@ client.on('advancements', (p) => {
 client.on('custom_payload', (p) => {
   if (p.channel === 'mirrorcraft:tick_rate') seen.tickRate = Buffer.from(p.data).toString('ascii')
 })
-client.on('entity_status', (p) => seen.statuses.push([p.entityId, p.entityStatus]))
 client.on('entity_effect', (p) => {
   if (bot.entity && p.entityId === bot.entity.id) effects[p.effectId] = { amplifier: p.amplifier, duration: p.duration, flags: p.hideParticles }
 })
 client.on('remove_entity_effect', (p) => { if (bot.entity && p.entityId === bot.entity.id) delete effects[p.effectId] })
-client.on('difficulty', (p) => { seen.difficulty = p.difficulty })
-client.on('update_time', (p) => { seen.timeOfDay = Number(p.time) })
 client.on('abilities', (p) => { seen.abilities = p.flags })
-client.on('game_state_change', (p) => {
-  // minecraft-data 3.119 maps the reason to a name; older tables give the number
-  if (p.reason === 7 || p.reason === 'rain_level_change') seen.rain = p.gameMode
-  if (p.reason === 8 || p.reason === 'thunder_level_change') seen.thunder = p.gameMode
-  if (p.reason === 3 || p.reason === 'change_game_mode') seen.gameMode = ['survival', 'creative', 'adventure', 'spectator'][p.gameMode]
+const partners = [] // double chests: [right half, left half] as Mineflayer pairs them on a lid move
+bot.on('chestLidMove', (block, isOpen, block2) => {
+  lids.push([block.position.x, block.position.y, block.position.z, isOpen])
+  if (block2) partners.push([[block.position.x, block.position.y, block.position.z], [block2.position.x, block2.position.y, block2.position.z]])
 })
-client.on('player_info', (p) => {
-  for (const d of p.data) {
-    if (p.action === 'add_player' || p.action === 0) others.names[d.uuid || d.UUID] = d.name
-    if (p.action === 'remove_player' || p.action === 4) delete others.names[d.uuid || d.UUID]
-  }
-})
-client.on('named_entity_spawn', (p) => { others.entities[p.entityId] = { uuid: p.playerUUID, pos: { x: p.x, y: p.y, z: p.z } } })
-client.on('entity_teleport', (p) => { const e = others.entities[p.entityId]; if (e) e.pos = { x: p.x, y: p.y, z: p.z } })
-client.on('rel_entity_move', (p) => {
-  const e = others.entities[p.entityId]
-  if (e) { e.pos.x += p.dX / 4096; e.pos.y += p.dY / 4096; e.pos.z += p.dZ / 4096 }
-})
-client.on('entity_destroy', (p) => { for (const id of p.entityIds) delete others.entities[id] })
-bot.on('chestLidMove', (block, isOpen) => lids.push([block.position.x, block.position.y, block.position.z, isOpen]))
+bot.on('entityDead', (entity) => dead.add(entity.id))
 
-bot.on('messagestr', (text) => out({ event: 'message', text }))
+bot.on('messagestr', (text, position, jsonMsg) => out({ event: 'message', text, position, json: jsonMsg && jsonMsg.json }))
+bot.on('title', (text, type) => out({ event: 'title', text: String(text), type }))
 bot.on('death', () => out({ event: 'death' }))
 bot.on('respawn', () => out({ event: 'respawn' }))
 bot.on('error', (e) => out({ event: 'error', error: String(e) }))
@@ -126,7 +115,10 @@ const blockName = (x, y, z) => { const b = bot.blockAt(new Vec3(x, y, z)); retur
 
 const commands = {
   // ---- world -------------------------------------------------------------------------------------------
-  async block ({ x, y, z }) { return { name: blockName(x, y, z) } },
+  async block ({ x, y, z }) {
+    const b = bot.blockAt(new Vec3(x, y, z))
+    return { name: b ? b.name : null, props: b ? b.getProperties() : null }
+  },
   async blocks ({ positions }) { return { names: positions.map(([x, y, z]) => blockName(x, y, z)) } },
   async wait_block ({ x, y, z, name, ms }) {
     const ok = await until(() => blockName(x, y, z) === name, ms || 5000)
@@ -196,6 +188,20 @@ const commands = {
     await bot.equip(it, 'hand')
     return { held: bot.heldItem && bot.heldItem.name }
   },
+  async hotbar ({ slot }) { // bot.setQuickBarSlot: the held-item change the server must follow
+    bot.setQuickBarSlot(slot)
+    await sleep(200)
+    return { held: bot.quickBarSlot, item: bot.heldItem && bot.heldItem.name }
+  },
+  async consume ({ name }) { // bot.consume: eat or drink the held item until the server says it is done
+    if (name) await commands.equip({ name })
+    const item = bot.heldItem.name
+    const before = { food: bot.food, count: count(item) }
+    await bot.consume()
+    await sleep(200)
+    const fx = Object.values(bot.entity.effects).map((e) => [e.id, e.amplifier])
+    return { item, before, food: bot.food, count: count(item), effects: fx }
+  },
   async toss ({ name, n }) {
     const it = bot.inventory.items().find((i) => i.name === name)
     if (!it) throw new Error('no ' + name + ' in inventory')
@@ -203,11 +209,119 @@ const commands = {
     return { slots: slotsOf(bot.inventory) }
   },
   async creative_set ({ slot, name, count: n }) {
+    const Item = require(path.join(nm, 'prismarine-item'))(bot.registry)
     await bot.creative.setInventorySlot(slot, name ? new Item(bot.registry.itemsByName[name].id, n) : null)
     return { slots: slotsOf(bot.inventory) }
   },
 
-  // ---- windows and crafting ----------------------------------------------------------------------------
+  // ---- crafting (bot.recipesFor + bot.craft: Mineflayer's own static recipes) ---------------------------
+  async craft ({ item, times, table }) {
+    const id = bot.registry.itemsByName[item].id
+    const tableBlock = table ? bot.blockAt(new Vec3(...table)) : null
+    const recipes = bot.recipesFor(id, null, 1, tableBlock)
+    if (!recipes.length) throw new Error('bot.recipesFor found no recipe for ' + item + ' with ' + JSON.stringify(slotsOf(bot.inventory)))
+    const before = count(item)
+    const expected = recipes[0].result.count * (times || 1)
+    await bot.craft(recipes[0], times || 1, tableBlock)
+    await until(() => count(item) >= before + expected, 3000) // the last take's slot update may lag
+    return { recipes: recipes.length, made: count(item) - before, count: count(item), slots: slotsOf(bot.inventory) }
+  },
+
+  // ---- furnaces (bot.openFurnace) ------------------------------------------------------------------------
+  // Fuel, then input, then wait until the output holds `take` items (watching furnace.progress), take them.
+  async smelt ({ x, y, z, input, n, fuel, fuelN, take, ms }) {
+    const furnace = await bot.openFurnace(bot.blockAt(new Vec3(x, y, z)))
+    const items = bot.registry.itemsByName
+    const watched = { progress: [], totalProgress: [], fuel: [] }
+    furnace.on('update', () => {
+      watched.progress.push(furnace.progress)
+      watched.totalProgress.push(furnace.totalProgress)
+      watched.fuel.push(furnace.fuel)
+    })
+    await furnace.putFuel(items[fuel].id, null, fuelN || 1)
+    await furnace.putInput(items[input].id, null, n)
+    const done = await until(() => furnace.outputItem() && furnace.outputItem().count >= (take || 1), ms || 20000)
+    const progressed = watched.progress.some((v) => v > 0 && v < 1)
+    const output = furnace.outputItem()
+    let took = null
+    if (done) {
+      const it = await furnace.takeOutput()
+      took = [it.name, it.count]
+    }
+    const left = furnace.inputItem()
+    furnace.close()
+    await sleep(200)
+    return { type: furnace.type, done, took, progressed, totalProgress: furnace.totalProgress, output: output && [output.name, output.count], input: left && [left.name, left.count], watched: { progress: watched.progress.slice(-3), totals: [...new Set(watched.totalProgress)] } }
+  },
+
+  // ---- chests (bot.openContainer) -----------------------------------------------------------------------
+  async chest ({ x, y, z, deposit, withdraw }) {
+    const items = bot.registry.itemsByName
+    const chest = await bot.openContainer(bot.blockAt(new Vec3(x, y, z)))
+    const chestItems = () => chest.containerItems().map((it) => [it.slot, it.name, it.count])
+    const opened = { type: chest.type, title: chest.title, slots: chest.slots.length, inventoryStart: chest.inventoryStart, items: chestItems() }
+    for (const [name, n] of deposit || []) await chest.deposit(items[name].id, null, n)
+    await sleep(200)
+    const afterDeposit = chestItems()
+    for (const [name, n] of withdraw || []) await chest.withdraw(items[name].id, null, n)
+    await sleep(200)
+    const afterWithdraw = chestItems()
+    chest.close()
+    await sleep(300)
+    return { opened, afterDeposit, afterWithdraw, lids, partners }
+  },
+  // Place a held chest at (x, y, z), deposit and withdraw with Mineflayer's own window code, close, reopen.
+  async chest_roundtrip ({ x, y, z }) {
+    const target = new Vec3(x, y, z)
+    const items = bot.registry.itemsByName
+    await bot.equip(items.chest.id, 'hand')
+    await bot.placeBlock(bot.blockAt(target.offset(0, -1, 0)), new Vec3(0, 1, 0))
+    const placed = bot.blockAt(target).name
+    const chest = await bot.openContainer(bot.blockAt(target))
+    const chestItems = (w) => w.containerItems().map((it) => [it.slot, it.name, it.count])
+    const opened = { type: chest.type, title: chest.title, slots: chest.slots.length, inventoryStart: chest.inventoryStart }
+    await chest.deposit(items.oak_log.id, null, 16)
+    await chest.deposit(items.cobblestone.id, null, 10)
+    await sleep(300)
+    const afterDeposit = chestItems(chest)
+    await chest.withdraw(items.oak_log.id, null, 6)
+    await sleep(300)
+    const afterWithdraw = chestItems(chest)
+    const inWindow = (n) => chest.items().filter((it) => it.name === n).reduce((a, it) => a + it.count, 0)
+    const carried = { oak_log: inWindow('oak_log'), cobblestone: inWindow('cobblestone') }
+    chest.close()
+    await sleep(400)
+    const afterClose = { oak_log: count('oak_log'), cobblestone: count('cobblestone') }
+    const again = await bot.openContainer(bot.blockAt(target))
+    await sleep(300)
+    const reopened = chestItems(again)
+    again.close()
+    await sleep(300)
+    return { placed, opened, afterDeposit, afterWithdraw, carried, afterClose, reopened, lids }
+  },
+
+  // ---- enchanting (bot.openEnchantmentTable) ------------------------------------------------------------
+  async enchant ({ x, y, z, item, choice, takeBack }) {
+    const table = await bot.openEnchantmentTable(bot.blockAt(new Vec3(x, y, z)))
+    await table.putTargetItem(table.items().find((it) => it.name === item))
+    await table.putLapis(table.items().find((it) => it.name === 'lapis_lazuli'))
+    const offered = await until(() => table.enchantments.every((e) => e.level >= 0) && table.enchantments[choice].level > 0, 5000)
+    if (!offered) throw new Error('no enchantment offers: ' + JSON.stringify({ slots: slotsOf(table), offers: table.enchantments, xp: bot.experience.level }))
+    const offers = table.enchantments.map((e) => e.level)
+    const enchanted = await table.enchant(choice)
+    await sleep(100)
+    const it = table.slots[0]
+    const res = {
+      offers, item: it && it.name, enchants: it ? it.enchants : [], lapis: table.slots[1] && table.slots[1].count,
+      xp: bot.experience.level, enchantedName: enchanted && enchanted.name
+    }
+    if (takeBack) await table.takeTargetItem()
+    bot.closeWindow(table)
+    await sleep(100)
+    return res
+  },
+
+  // ---- windows by raw clicks (tests of the click protocol; a datapack's recipes) ---------------------------
   async click ({ slot, button, mode }) { await bot.clickWindow(slot, button, mode); return { slots: slotsOf(win()) } },
   async open ({ x, y, z }) {
     const w = await bot.openBlock(bot.blockAt(new Vec3(x, y, z)))
@@ -219,7 +333,7 @@ const commands = {
     return { slots: slotsOf(bot.inventory) }
   },
   // Put one item of each named stack into grid slots, then take the result (shift: into the inventory).
-  async craft ({ grid, shift }) {
+  async craft_clicks ({ grid, shift }) {
     const w = win()
     for (const [slot, name] of grid) {
       const from = findSlot(w, name)
@@ -259,85 +373,69 @@ const commands = {
   },
   async shift ({ slot }) { await click(slot, 0, 1); await sleep(150); return { slots: slotsOf(win()) } },
 
-  // ---- chests ------------------------------------------------------------------------------------------
-  // Place a held chest at (x, y, z), deposit and withdraw with Mineflayer's own window code, close, reopen.
-  async chest_roundtrip ({ x, y, z }) {
-    const target = new Vec3(x, y, z)
-    const items = bot.registry.itemsByName
-    await bot.equip(items.chest.id, 'hand')
-    await bot.placeBlock(bot.blockAt(target.offset(0, -1, 0)), new Vec3(0, 1, 0))
-    const placed = bot.blockAt(target).name
-    const chest = await bot.openContainer(bot.blockAt(target))
-    const chestItems = (w) => w.containerItems().map((it) => [it.slot, it.name, it.count])
-    const opened = { type: chest.type, title: chest.title, slots: chest.slots.length, inventoryStart: chest.inventoryStart }
-    await chest.deposit(items.oak_log.id, null, 16)
-    await chest.deposit(items.cobblestone.id, null, 10)
-    await sleep(300)
-    const afterDeposit = chestItems(chest)
-    await chest.withdraw(items.oak_log.id, null, 6)
-    await sleep(300)
-    const afterWithdraw = chestItems(chest)
-    const inWindow = (n) => chest.items().filter((it) => it.name === n).reduce((a, it) => a + it.count, 0)
-    const carried = { oak_log: inWindow('oak_log'), cobblestone: inWindow('cobblestone') }
-    chest.close()
-    await sleep(400)
-    const afterClose = { oak_log: count('oak_log'), cobblestone: count('cobblestone') }
-    const again = await bot.openContainer(bot.blockAt(target))
-    await sleep(300)
-    const reopened = chestItems(again)
-    again.close()
-    await sleep(300)
-    return { placed, opened, afterDeposit, afterWithdraw, carried, afterClose, reopened, lids }
-  },
-
-  // ---- enchanting --------------------------------------------------------------------------------------
-  async enchant ({ x, y, z, item, choice, takeBack }) {
-    const table = await bot.openEnchantmentTable(bot.blockAt(new Vec3(x, y, z)))
-    await click(findSlot(table, item), 0, 1) // shift-click the item into the table
-    await click(findSlot(table, 'lapis_lazuli'), 0, 1)
-    await until(() => table.enchantments.every((e) => e.level >= 0) && table.enchantments[choice].level > 0, 5000)
-    const offers = table.enchantments.map((e) => e.level)
-    const enchanted = await table.enchant(choice)
-    await sleep(100)
-    const it = table.slots[0]
-    const res = {
-      offers, item: it && it.name, enchants: it ? it.enchants : [], lapis: table.slots[1] && table.slots[1].count,
-      xp: bot.experience.level, enchantedName: enchanted && enchanted.name
-    }
-    if (takeBack) await click(0, 0, 1) // the enchanted item back into the inventory
-    bot.closeWindow(table)
-    await sleep(100)
-    return res
-  },
-
-  // ---- entities ----------------------------------------------------------------------------------------
+  // ---- entities and players -------------------------------------------------------------------------------
   async cows () {
     return { cows: Object.values(bot.entities).filter((e) => e.name === 'cow').map((e) => ({ id: e.id, pos: e.position })) }
   },
   async hit ({ entity }) {
-    const dead = () => seen.statuses.some(([eid, st]) => eid === entity && st === 3)
     const e = bot.entities[entity]
-    if (!e) return { hit: false, dead: dead() }
+    if (!e) return { hit: false, dead: dead.has(entity) }
     bot.attack(e)
     await sleep(50)
-    return { hit: true, dead: dead() }
+    return { hit: true, dead: dead.has(entity) }
   },
-  async seen ({ username: who }) {
-    const listed = Object.values(others.names).includes(who)
-    const ent = Object.values(others.entities).find((e) => others.names[e.uuid] === who)
-    return { pos: ent ? ent.pos : null, listed, spawned: Boolean(ent) }
+  async seen ({ username: who }) { // bot.players: the player list and, when in range, the player's entity
+    const p = bot.players[who]
+    const ent = p && p.entity
+    return { pos: ent ? ent.position : null, listed: Boolean(p), spawned: Boolean(ent) }
+  },
+  async players () {
+    const res = {}
+    for (const [name, p] of Object.entries(bot.players)) res[name] = { uuid: p.uuid, gamemode: p.gamemode, entity: Boolean(p.entity), pos: p.entity ? p.entity.position : null }
+    return { players: res }
   },
 
-  // ---- chat and commands -------------------------------------------------------------------------------
+  // ---- chat and commands ---------------------------------------------------------------------------------
   async chat ({ text }) { bot.chat(text); return {} },
+  async whisper ({ to, text }) { bot.whisper(to, text); return {} },
   async wait_mode ({ mode, ms }) {
-    const reached = await until(() => seen.gameMode === mode, ms || 5000)
-    return { reached, gameMode: seen.gameMode }
+    const reached = await until(() => bot.game.gameMode === mode, ms || 5000)
+    return { reached, gameMode: bot.game.gameMode }
+  },
+  async pattern ({ name, regex, flags }) { // bot.addChatPattern: `chat:<name>` events with the groups
+    bot.addChatPattern(name, new RegExp(regex, flags || ''), { repeat: true, parse: true })
+    bot.on('chat:' + name, (matches) => out({ event: 'pattern', name, matches }))
+    return {}
+  },
+  async await_message ({ regex, flags, ms }) { // bot.awaitMessage: resolves with the matching message
+    let timer
+    const timeout = new Promise((resolve, reject) => { timer = setTimeout(() => reject(new Error('no message matching ' + regex)), ms || 5000) })
+    const text = await Promise.race([bot.awaitMessage(new RegExp(regex, flags || '')), timeout])
+    clearTimeout(timer)
+    return { text }
+  },
+  async tab_complete ({ text, ms }) { return { matches: await bot.tabComplete(text, false, false, ms || 5000) } },
+
+  // ---- connections: a ping and a second login, with the library Mineflayer uses --------------------------
+  async ping ({ version: v }) { // minecraft-protocol's ping; no version: its newest (1.21.1, protocol 767)
+    return { status: await mc.ping({ host, port: Number(port), version: v }) }
+  },
+  async login ({ name, version: v, ms }) { // another Mineflayer bot; version false: pick it from a ping
+    const other = mineflayer.createBot({ host, port: Number(port), username: name, version: v, auth: 'offline' })
+    const result = await new Promise((resolve) => {
+      const timer = setTimeout(() => resolve({ outcome: 'timeout' }), ms || 15000)
+      other.once('spawn', () => { clearTimeout(timer); resolve({ outcome: 'spawn', version: other.version, protocol: other.protocolVersion, gameMode: other.game.gameMode, pos: other.entity.position }) })
+      other.once('kicked', (reason) => { clearTimeout(timer); resolve({ outcome: 'kicked', reason: String(reason) }) })
+      other.once('error', (e) => { clearTimeout(timer); resolve({ outcome: 'error', error: String(e) }) })
+    })
+    if (result.outcome === 'spawn') { await sleep(300); other.quit(); await sleep(300) }
+    return result
   },
 
-  // ---- client state ------------------------------------------------------------------------------------
+  // ---- client state --------------------------------------------------------------------------------------
   async state () {
     const w = win()
+    const t = bot.time
     return {
       slots: slotsOf(w),
       window: w.type,
@@ -346,13 +444,17 @@ const commands = {
       level: bot.experience.level,
       points: bot.experience.points,
       effects,
-      timeOfDay: seen.timeOfDay,
-      difficulty: seen.difficulty,
-      gameMode: seen.gameMode || bot.game.gameMode,
+      apiEffects: Object.values(bot.entity.effects).map((e) => [e.id, e.amplifier]),
+      time: { timeOfDay: t.timeOfDay, doDaylightCycle: t.doDaylightCycle, age: t.age },
+      timeOfDay: t.timeOfDay === null ? null : (t.doDaylightCycle ? t.timeOfDay : -t.timeOfDay), // update_time's sign
+      difficulty: bot.game.difficulty,
+      gameMode: bot.game.gameMode,
       abilities: seen.abilities,
-      rain: seen.rain,
-      thunder: seen.thunder,
+      rain: bot.rainState,
+      thunder: bot.thunderState,
       health: bot.health,
+      food: bot.food,
+      held: bot.quickBarSlot,
       pos: bot.entity.position,
       advancements: seen.advancements,
       packets: seen.packets,

@@ -31,6 +31,7 @@ HANDLED = [
     "position",
     "position_look",
     "set_creative_slot",
+    "tab_complete",
     "teleport_confirm",
     "use_entity",
     "use_item",

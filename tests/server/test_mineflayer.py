@@ -221,10 +221,11 @@ async def test_placed_block_is_seen_by_a_second_bot_and_bots_see_each_other_move
     # and sees it leave
     await a.cmd("quit")
     await a.ended
-    for _ in range(40):
+    for _ in range(100):
         gone = await b.cmd("seen", username="builder")
         if not gone["listed"] and not gone["spawned"]:
             break
+        await task.deferLater(reactor, 0.05, lambda: None)
     assert not gone["listed"] and not gone["spawned"]
     await b.cmd("quit")
 
@@ -264,10 +265,11 @@ async def test_chunks_load_and_unload_as_the_player_moves(server: EmbeddedServer
     x, z = -50, -50
     y = next(y for y in range(100, -64, -1) if server.block_at(x, y - 1, z) != "air")
     await _teleport(server, bot, x + 0.5, float(y), z + 0.5)
-    for _ in range(40):
+    for _ in range(100):  # the unloads and the new columns arrive over a few hundred milliseconds
         cols = await bot.cmd("columns")
         if {tuple(c) for c in cols["columns"]} == square(x >> 4, z >> 4):
             break
+        await task.deferLater(reactor, 0.05, lambda: None)
     assert {tuple(c) for c in cols["columns"]} == square(x >> 4, z >> 4)
     res = await bot.cmd("blocks", positions=[[x, y - 1, z]])
     assert res["names"] == [server.block_at(x, y - 1, z)]

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from mirrorcraft import gamedata
 from mirrorcraft.server.commands import GAME_RULES, AdvancementInfo, EntityRef
+from mirrorcraft.server.commands.components import render
 
 STORY_DIR = gamedata.VANILLA_PACK_DIR / "data" / "minecraft" / "advancements" / "story"
 
@@ -50,8 +51,13 @@ class MemoryHost:
         self.weather = ("clear", -1)
         self.rules: dict[str, bool | int] = dict(GAME_RULES)
         self.diff = "easy"
-        self.broadcasts: list[str] = []
+        self.broadcasts: list[str] = []  # rendered English; the components in broadcast_components
         self.told: list[tuple[str, str]] = []
+        self.broadcast_components: list[dict] = []
+        self.told_components: list[tuple[str, dict]] = []
+        self.titles: list[tuple[str, str, dict | None, tuple[int, int, int] | None]] = []
+        self.levels: list[tuple[str, int]] = []
+        self.default_mode = "survival"
         self.saved = 0
         self.stopped = False
         self.rng = random.Random(seed)
@@ -70,7 +76,7 @@ class MemoryHost:
     def add_mob(self, type_: str, pos: tuple[float, float, float]) -> EntityRef:
         gamedata.entity(type_)
         u = str(uuid.UUID(int=self.rng.getrandbits(128)))
-        e = EntityRef(u, _type_name(type_), type_, pos, False)
+        e = EntityRef(u, _type_name(type_), type_, pos, False, name_key="entity." + type_.replace(":", "."))
         self._entities[u] = e
         self.effects[u] = {}
         return e
@@ -231,11 +237,36 @@ class MemoryHost:
         done.discard(criterion)
         return True
 
-    def broadcast(self, text: str) -> None:
-        self.broadcasts.append(text)
+    def broadcast(self, message) -> None:
+        self.broadcasts.append(render(message))
+        self.broadcast_components.append(dict(message))
 
-    def tell(self, player: EntityRef, text: str) -> None:
-        self.told.append((player.name, text))
+    def tell(self, player: EntityRef, message) -> None:
+        self.told.append((player.name, render(message)))
+        self.told_components.append((player.name, dict(message)))
+
+    def title(self, player, action, message, times) -> None:
+        self.titles.append((player.name, action, message, times))
+
+    def dimensions(self) -> list[str]:
+        return ["minecraft:overworld"]
+
+    def default_game_mode(self):
+        return self.default_mode
+
+    def set_default_game_mode(self, mode) -> None:
+        self.default_mode = mode
+
+    def profile(self, name: str) -> str | None:
+        return next(
+            (e.name for e in self._entities.values() if e.is_player and e.name.lower() == name.lower()), None
+        )
+
+    def permission_level_changed(self, name: str, level: int) -> None:
+        self.levels.append((name, level))
+
+    def block_properties(self, x: int, y: int, z: int) -> dict[str, str]:
+        return dict(self.blocks.get((x, y, z), ("minecraft:air", {}))[1])
 
     def save(self, flush: bool) -> bool:
         self.saved += 1

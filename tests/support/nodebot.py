@@ -6,6 +6,11 @@ its header) and prints JSON lines: replies carrying the command's ``id`` and eve
 :class:`NodeBotProcess` sends commands and awaits replies and events, each with a hard timeout, and fails
 every pending wait with the bot's last events and stderr when the process ends. :class:`BotSpawner` starts
 drivers for a test and kills them at teardown; the fixtures of each test tree wrap it.
+
+The driver is its own npm package, ``tests/node/package.json`` (Mineflayer 4.25.0 with the minecraft-data
+3.83.1 and minecraft-protocol 1.54.0 of its release line, locked by ``tests/node/package-lock.json``), so
+the repository's minecraft-data 3.119.0 stays the source of generated game data; :func:`ensure_client`
+installs it with ``npm ci`` on first use.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +26,18 @@ from typing import Any
 from twisted.internet import defer, protocol, reactor
 
 DRIVER_JS = Path(__file__).resolve().parents[1] / "node" / "driver.js"
+CLIENT_DIR = DRIVER_JS.parent  # the Mineflayer client's npm package
+
+
+def ensure_client() -> Path:
+    """The client package's ``node_modules`` (installed with ``npm ci`` when missing)."""
+    nm = CLIENT_DIR / "node_modules"
+    if not (nm / "mineflayer" / "package.json").exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise AssertionError("npm is required for the Mineflayer tests but is not on PATH")
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=CLIENT_DIR, check=True)
+    return nm
 
 
 def sleep(seconds: float) -> defer.Deferred:
@@ -157,6 +175,7 @@ class BotSpawner:
         node = shutil.which("node")
         if node is None:
             raise AssertionError("node is required for the Mineflayer tests")
+        ensure_client()
         self.node = node
         self.timeout = timeout
         self.require_ok = require_ok

@@ -21,7 +21,12 @@ PREFIXES: tuple[str, ...] = (
     "commands.clear.",
     "commands.difficulty.",
     "commands.effect.",
-    "commands.execute.conditional.",
+    "commands.execute.",
+    "commands.defaultgamemode.",
+    "commands.message.",
+    "commands.op.",
+    "commands.deop.",
+    "commands.title.",
     "commands.experience.",
     "commands.fill.",
     "commands.gamemode.",
@@ -44,17 +49,20 @@ PREFIXES: tuple[str, ...] = (
     "multiplayer.player.",
     "arguments.",
     "clear.failed.",
-    "chat.type.announcement",
+    "chat.type.",
+    "chat.square_brackets",
+    "multiplayer.disconnect.",
+    "death.",
     "advancement.advancementNotFound",
     "effect.effectNotFound",
     "entity.notFound",
     # Display names the replies embed: items/blocks (give, clear), effects, entity types (kill), the
-    # story advancements' titles (advancement grant/revoke).
+    # advancements' titles and descriptions (advancement grant/revoke, the chat announcements).
     "item.minecraft.",
     "block.minecraft.",
     "effect.minecraft.",
     "entity.minecraft.",
-    "advancements.story.",
+    "advancements.",
 )
 
 OUT = Path(__file__).resolve().parent / "data" / "lang_1_19_2.json"

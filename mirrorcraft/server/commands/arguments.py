@@ -12,9 +12,10 @@ from typing import Any
 
 from mirrorcraft import gamedata
 from mirrorcraft.errors import GameDataError
+from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands import model as m
 from mirrorcraft.server.commands.reader import CommandSyntaxError, StringReader
-from mirrorcraft.server.commands.selectors import Selector, parse_selector
+from mirrorcraft.server.commands.selectors import Selector, parse_selector, read_range
 from mirrorcraft.server.commands.vocabulary import SIMPLE_CRITERIA, STAT_TYPES, TEAM_COLORS
 
 
@@ -31,6 +32,7 @@ def entity_arg(*, single: bool, players: bool):
             raise r.error("argument.player.entities")
         return sel
 
+    parse.suggest = "entities"  # type: ignore[attr-defined]  # suggestions.py: selector kinds and players
     return parse
 
 
@@ -53,6 +55,9 @@ def integer(lo: int = -(2**31), hi: int = 2**31 - 1):
 
 def boolean(r: StringReader) -> bool:
     return r.read_bool()
+
+
+boolean.suggest = "boolean"  # type: ignore[attr-defined]
 
 
 def word(r: StringReader) -> str:
@@ -104,6 +109,9 @@ def item_arg(r: StringReader) -> str:
     if r.can_read() and r.peek() == "{":
         raise r.error(None, text="Item NBT is not supported by MirrorCraft's command parser")
     return rid
+
+
+item_arg.suggest = "items"  # type: ignore[attr-defined]
 
 
 def block_arg(*, tags: bool = False):
@@ -160,6 +168,7 @@ def block_arg(*, tags: bool = False):
             raise r.error(None, text="Block NBT is not supported by MirrorCraft's command parser")
         return m.BlockState(rid, tuple(props))
 
+    parse.suggest = "blocks"  # type: ignore[attr-defined]
     return parse
 
 
@@ -171,6 +180,9 @@ def effect_arg(r: StringReader) -> str:
     except GameDataError:
         raise CommandSyntaxError("effect.effectNotFound", rid) from None
     return rid
+
+
+effect_arg.suggest = "effects"  # type: ignore[attr-defined]
 
 
 def _coord(r: StringReader, *, ints: bool, center: bool) -> m.Coord:
@@ -302,6 +314,47 @@ def component(r: StringReader) -> str:
         raise r.error("argument.component.invalid", err.msg, at=start) from None
     r.cursor = end
     return _plain(value)
+
+
+def text_component(r: StringReader) -> dict[str, Any]:
+    """``ComponentArgument`` (tellraw, title): a JSON text component, read as vanilla's
+    ``Component.Serializer`` reads it (:func:`~mirrorcraft.server.commands.components.parse`)."""
+    start = r.cursor
+    try:
+        value, end = json.JSONDecoder().raw_decode(r.string, r.cursor)
+    except json.JSONDecodeError as err:
+        raise r.error("argument.component.invalid", err.msg, at=start) from None
+    try:
+        parsed = C.parse(value)
+    except ValueError as err:
+        raise r.error("argument.component.invalid", str(err), at=start) from None
+    r.cursor = end
+    return parsed
+
+
+def game_profiles(r: StringReader) -> tuple[Selector | None, tuple[str, ...]]:
+    """``GameProfileArgument``: a player selector, or one profile name (up to the next space)."""
+    if r.can_read() and r.peek() == "@":
+        sel = parse_selector(r)
+        if not sel.players_only:
+            r.cursor = 0
+            raise r.error("argument.player.entities")
+        return sel, ()
+    start = r.cursor
+    while r.can_read() and r.peek() != " ":
+        r.skip()
+    return None, (r.string[start : r.cursor],)
+
+
+game_profiles.suggest = "entities"  # type: ignore[attr-defined]
+
+
+def int_range(r: StringReader) -> tuple[int | None, int | None]:
+    """``RangeArgument.intRange()`` (``execute if score ... matches``): ``5``, ``1..``, ``..3``, ``1..3``."""
+    rng = read_range(r, ints=True)
+    lo = None if rng.min is None else int(rng.min)
+    hi = None if rng.max is None else int(rng.max)
+    return lo, hi
 
 
 def _plain(value: Any) -> str:

@@ -83,14 +83,23 @@ def arg(
 
 @dataclass
 class Context:
-    """Arguments parsed so far in one redirect segment, and the nodes that parsed them."""
+    """Arguments parsed so far in one redirect segment, the nodes that parsed them and where each node's
+    text lies (``ranges``, Brigadier's ``ParsedCommandNode`` ranges; ``begin`` is where the segment
+    starts), for suggestions."""
 
     args: dict[str, Any] = field(default_factory=dict)
     nodes: list[Node] = field(default_factory=list)
     child: Context | None = None
+    ranges: list[tuple[int, int]] = field(default_factory=list)
+    begin: int = 0
 
     def copy(self) -> Context:
-        return Context(dict(self.args), list(self.nodes), self.child)
+        return Context(dict(self.args), list(self.nodes), self.child, list(self.ranges), self.begin)
+
+    @property
+    def end(self) -> int:
+        """The end of the segment's range (its start when no node parsed)."""
+        return self.ranges[-1][1] if self.ranges else self.begin
 
 
 @dataclass
@@ -110,6 +119,7 @@ def parse_nodes(node: Node, reader: StringReader, ctx: Context, level: int) -> P
             continue
         c = ctx.copy()
         r = reader.copy()
+        node_start = r.cursor
         try:
             if child.literal:
                 start = r.cursor
@@ -127,10 +137,11 @@ def parse_nodes(node: Node, reader: StringReader, ctx: Context, level: int) -> P
             r.cursor = cursor
             continue
         c.nodes.append(child)
+        c.ranges.append((node_start, r.cursor))
         if r.can_read(2 if child.redirect is None else 1):
             r.skip()
             if child.redirect is not None:
-                sub = parse_nodes(child.redirect, r, Context(), level)
+                sub = parse_nodes(child.redirect, r, Context(begin=r.cursor), level)
                 c.child = sub.context
                 potentials.append(ParseResults(c, sub.reader, sub.errors))
             else:

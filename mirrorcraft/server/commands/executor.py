@@ -1,12 +1,17 @@
-"""Run typed commands against a :class:`CommandHost`, with vanilla's success/failure texts.
+"""Run typed commands against a :class:`CommandHost`, with vanilla's success/failure components.
 
 Why: one executor serves the embedded server (players typing commands, and the RCON console) so the
 harness controls it with exactly the command text a user's vanilla server accepts. Each ``_run_*`` method
 follows the matching vanilla command class (``GiveCommand``, ``EffectCommands`` ...): the same checks in
-the same order, the same reply keys and arguments, the same return value.
+the same order, the same reply keys and arguments, the same return value. The world and player commands
+are here; ``execute`` is :mod:`~mirrorcraft.server.commands.execute`, chat, titles and operators are
+:mod:`~mirrorcraft.server.commands.messaging` (mixins over :class:`~mirrorcraft.server.commands.base.
+ExecutorBase`).
 
-Replies: a command's messages are returned in order; RCON joins them with no separator, as vanilla's
-``RconConsoleSource`` appends every message to one buffer (see :func:`rcon_text`).
+Replies are vanilla's text components (:mod:`~mirrorcraft.server.commands.components`), in order, as the
+source receives them: a player gets each as system chat (a failure wrapped red, as ``sendFailure`` does);
+RCON joins their English renderings with no separator, as vanilla's ``RconConsoleSource`` appends
+``getString()`` of every message to one buffer (:attr:`CommandResult.text`).
 """
 
 from __future__ import annotations
@@ -16,19 +21,33 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mirrorcraft import gamedata
+from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands import model as m
+from mirrorcraft.server.commands.base import (
+    CommandFailure,
+    ExecutorBase,
+    display,
+    fail,
+    format_list,
+    source_display,
+)
+from mirrorcraft.server.commands.components import Component
+from mirrorcraft.server.commands.execute import ExecuteCommands
 from mirrorcraft.server.commands.grammar import parse_command
 from mirrorcraft.server.commands.host import CommandHost, CommandSource, EntityRef
+from mirrorcraft.server.commands.messaging import MessagingCommands
 from mirrorcraft.server.commands.ops import OpsList
 from mirrorcraft.server.commands.reader import CommandSyntaxError
 from mirrorcraft.server.commands.scoreboard import Objective, Scoreboard
-from mirrorcraft.server.commands.selectors import Selector
-from mirrorcraft.server.commands.texts import advancement_title, display_name, java_str, tr
-from mirrorcraft.server.commands.vocabulary import GAME_RULES, READ_ONLY_CRITERIA
+from mirrorcraft.server.commands.texts import advancement_title, java_str
+from mirrorcraft.server.commands.vocabulary import GAME_RULES
 
 log = logging.getLogger(__name__)
 
 FILL_LIMIT = 32768  # vanilla's fill/clone volume limit
+T = C.translatable
+_err = fail
+_Fail = CommandFailure
 
 
 @dataclass
@@ -37,13 +56,19 @@ class CommandResult:
 
     Attributes:
         success: False when the command failed (parse error or a failure message).
-        result: the command's integer result (vanilla's return value; ``execute store`` would read it).
-        messages: the lines the source receives, in order (failures included).
+        result: the command's integer result (vanilla's return value; ``execute store`` reads it).
+        components: the messages the source receives, in order, as vanilla's text components (failures
+            already wrapped red, as ``sendFailure`` sends them).
     """
 
     success: bool
     result: int = 0
-    messages: list[str] = field(default_factory=list)
+    components: list[Component] = field(default_factory=list)
+
+    @property
+    def messages(self) -> list[str]:
+        """The messages' English renderings (``Component.getString``), in order."""
+        return C.render_all(self.components)
 
     @property
     def text(self) -> str:
@@ -56,23 +81,11 @@ def rcon_text(messages: list[str]) -> str:
     return "".join(messages)
 
 
-class _Fail(Exception):
-    """A failure message the command sends (``sendFailure`` / ``CommandRuntimeException``)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
+def _name(e: EntityRef) -> Component:
+    return display(e)
 
 
-def _err(key: str, *args: object) -> _Fail:
-    return _Fail(tr(key, *args))
-
-
-def _name(e: EntityRef) -> str:
-    return e.name
-
-
-class CommandExecutor:
+class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
     """Parses and runs vanilla command text against a host.
 
     Args:
@@ -118,84 +131,74 @@ class CommandExecutor:
         try:
             command = parse_command(text, source.permission_level)
         except CommandSyntaxError as err:
-            return CommandResult(False, 0, err.messages())
+            return CommandResult(False, 0, err.components())
         return self.execute(source, command)
 
     def execute(self, source: CommandSource, command: m.Command) -> CommandResult:
         """Run an already parsed command."""
-        out: list[str] = []
+        out: list[Component] = []
+        self._quiet: set[int] = set()
         try:
             result = self._dispatch(source, command, out)
-        except _Fail as f:
-            out.append(f.text)
+        except CommandFailure as f:
+            out.append(C.failure(f.component))
             return CommandResult(False, 0, self._visible(source, out, failed=True))
         except CommandSyntaxError as err:
-            out.extend(err.messages())
+            out.extend(err.components())
             return CommandResult(False, 0, out)
         except Exception as err:  # noqa: BLE001 - vanilla answers any unexpected exception the same way
             # Commands.performCommand: log it and send command.failed (the message is only a hover text).
             log.error("command %r failed: %s: %s", command, type(err).__name__, err, exc_info=True)
-            return CommandResult(False, 0, [tr("command.failed")])
+            hover = {"action": "show_text", "contents": C.text(str(err))}
+            return CommandResult(False, 0, [C.failure(T("command.failed", hoverEvent=hover))])
+        self._inform_admins(source, [c for i, c in enumerate(out) if i not in self._quiet])
         return CommandResult(True, result, self._visible(source, out, failed=False))
 
-    def _visible(self, source: CommandSource, out: list[str], failed: bool) -> list[str]:
+    def _visible(self, source: CommandSource, out: list[Component], failed: bool) -> list[Component]:
         # A player source only sees success feedback with sendCommandFeedback (ServerPlayer.acceptsSuccess).
         if source.is_player and not failed and not self.host.game_rule("sendCommandFeedback"):
             return []
         return out
 
-    # -- helpers -----------------------------------------------------------------------------------
-    def _score_of(self, holder: str, objective: str) -> int | None:
-        return self.scoreboard.score(holder, objective)
-
-    def _resolve(self, sel: Selector, source: CommandSource) -> list[EntityRef]:
-        return sel.resolve(self.host, source, self._score_of)
-
-    def _entities(self, sel: Selector, source: CommandSource) -> list[EntityRef]:
-        found = self._resolve(sel, source)
-        if not found:
-            raise _err("argument.entity.notfound.entity")
-        return found
-
-    def _players(self, sel: Selector, source: CommandSource) -> list[EntityRef]:
-        found = [e for e in self._resolve(sel, source) if e.is_player]
-        if not found:
-            raise _err("argument.entity.notfound.player")
-        return found
-
-    @staticmethod
-    def _self_entity(source: CommandSource) -> EntityRef:
-        if source.entity is None:
-            raise _err("permissions.requires.entity")
-        return source.entity
-
-    @staticmethod
-    def _self_player(source: CommandSource) -> EntityRef:
-        if source.entity is None or not source.entity.is_player:
-            raise _err("permissions.requires.player")
-        return source.entity
-
-    def _dispatch(self, source: CommandSource, c: Any, out: list[str]) -> int:
+    def _dispatch(self, source: CommandSource, c: Any, out: list[Component]) -> int:
         handler = getattr(self, "_run_" + type(c).__name__.lower())
-        return handler(source, c, out)
+        start = len(out)
+        try:
+            return handler(source, c, out)
+        finally:
+            if _quiet(c):
+                self._quiet.update(range(start, len(out)))
+
+    def _inform_admins(self, source: CommandSource, messages: list[Component]) -> None:
+        """``CommandSourceStack.broadcastToAdmins``: every success a command logs (``sendSuccess(...,
+        true)``) goes, as gray italic ``[<source>: <message>]``, to the other online ops while
+        ``sendCommandFeedback`` is on."""
+        if not messages or not self.host.game_rule("sendCommandFeedback"):
+            return
+        me = source.entity.uuid if source.entity is not None else None
+        ops = [p for p in self.host.players() if p.uuid != me and self.ops.is_op(p.name)]
+        for message in messages:
+            line = T("chat.type.admin", source_display(source), message, italic=True, color="gray")
+            for p in ops:
+                self.host.tell(p, line)
 
     # -- commands ----------------------------------------------------------------------------------
-    def _run_give(self, source: CommandSource, c: m.Give, out: list[str]) -> int:
+    def _run_give(self, source: CommandSource, c: m.Give, out: list[Component]) -> int:
         targets = self._players(c.targets, source)
         info = gamedata.item(c.item)
         limit = info.stack_size * 100
-        shown = f"[{display_name('item', c.item)}]"
+        shown = C.item_name(c.item)
         if c.count > limit:
             raise _err("commands.give.failed.toomanyitems", limit, shown)
         for p in targets:
             self.host.give(p, c.item, c.count)
         if len(targets) == 1:
-            out.append(tr("commands.give.success.single", c.count, shown, _name(targets[0])))
+            out.append(T("commands.give.success.single", c.count, shown, _name(targets[0])))
         else:
-            out.append(tr("commands.give.success.multiple", c.count, shown, len(targets)))
+            out.append(T("commands.give.success.multiple", c.count, shown, len(targets)))
         return len(targets)
 
-    def _run_clear(self, source: CommandSource, c: m.Clear, out: list[str]) -> int:
+    def _run_clear(self, source: CommandSource, c: m.Clear, out: list[Component]) -> int:
         targets = self._players(c.targets, source) if c.targets else [self._self_player(source)]
         total = sum(self.host.clear(p, c.item, c.max_count) for p in targets)
         single = len(targets) == 1
@@ -205,12 +208,12 @@ class CommandExecutor:
             raise _err("clear.failed.multiple", len(targets))
         kind = "test" if c.max_count == 0 else "success"
         if single:
-            out.append(tr(f"commands.clear.{kind}.single", total, _name(targets[0])))
+            out.append(T(f"commands.clear.{kind}.single", total, _name(targets[0])))
         else:
-            out.append(tr(f"commands.clear.{kind}.multiple", total, len(targets)))
+            out.append(T(f"commands.clear.{kind}.multiple", total, len(targets)))
         return total
 
-    def _run_teleport(self, source: CommandSource, c: m.Teleport, out: list[str]) -> int:
+    def _run_teleport(self, source: CommandSource, c: m.Teleport, out: list[Component]) -> int:
         targets = self._entities(c.targets, source) if c.targets else [self._self_entity(source)]
         if c.destination is not None:
             found = self._entities(c.destination, source)
@@ -218,9 +221,9 @@ class CommandExecutor:
             for e in targets:
                 self.host.teleport(e, *dest.position)
             if len(targets) == 1:
-                out.append(tr("commands.teleport.success.entity.single", _name(targets[0]), _name(dest)))
+                out.append(T("commands.teleport.success.entity.single", _name(targets[0]), _name(dest)))
             else:
-                out.append(tr("commands.teleport.success.entity.multiple", len(targets), _name(dest)))
+                out.append(T("commands.teleport.success.entity.multiple", len(targets), _name(dest)))
             return len(targets)
         assert c.location is not None
         x, y, z = c.location.resolve(source.position)
@@ -234,21 +237,21 @@ class CommandExecutor:
             self.host.teleport(e, x, y, z, yaw, pitch)
         fx, fy, fz = f"{x:f}", f"{y:f}", f"{z:f}"
         if len(targets) == 1:
-            out.append(tr("commands.teleport.success.location.single", _name(targets[0]), fx, fy, fz))
+            out.append(T("commands.teleport.success.location.single", _name(targets[0]), fx, fy, fz))
         else:
-            out.append(tr("commands.teleport.success.location.multiple", len(targets), fx, fy, fz))
+            out.append(T("commands.teleport.success.location.multiple", len(targets), fx, fy, fz))
         return len(targets)
 
-    def _run_setblock(self, source: CommandSource, c: m.SetBlock, out: list[str]) -> int:
+    def _run_setblock(self, source: CommandSource, c: m.SetBlock, out: list[Component]) -> int:
         x, y, z = c.pos.block(source.position)
         if not self.host.is_loaded(x, y, z):
             raise _err("argument.pos.unloaded")
         if not self.host.set_block(x, y, z, c.block.block, dict(c.block.properties), c.mode):
             raise _err("commands.setblock.failed")
-        out.append(tr("commands.setblock.success", x, y, z))
+        out.append(T("commands.setblock.success", x, y, z))
         return 1
 
-    def _run_fill(self, source: CommandSource, c: m.Fill, out: list[str]) -> int:
+    def _run_fill(self, source: CommandSource, c: m.Fill, out: list[Component]) -> int:
         a = c.start.block(source.position)
         b = c.end.block(source.position)
         lo = tuple(min(p, q) for p, q in zip(a, b, strict=True))
@@ -277,22 +280,22 @@ class CommandExecutor:
                         count += 1
         if count == 0:
             raise _err("commands.fill.failed")
-        out.append(tr("commands.fill.success", count))
+        out.append(T("commands.fill.success", count))
         return count
 
-    def _run_kill(self, source: CommandSource, c: m.Kill, out: list[str]) -> int:
+    def _run_kill(self, source: CommandSource, c: m.Kill, out: list[Component]) -> int:
         targets = self._entities(c.targets, source) if c.targets else [self._self_entity(source)]
         for e in targets:
             self.host.kill(e)
         if len(targets) == 1:
-            out.append(tr("commands.kill.success.single", _name(targets[0])))
+            out.append(T("commands.kill.success.single", _name(targets[0])))
         else:
-            out.append(tr("commands.kill.success.multiple", len(targets)))
+            out.append(T("commands.kill.success.multiple", len(targets)))
         return len(targets)
 
-    def _run_gamemodeset(self, source: CommandSource, c: m.GameModeSet, out: list[str]) -> int:
+    def _run_gamemodeset(self, source: CommandSource, c: m.GameModeSet, out: list[Component]) -> int:
         targets = self._players(c.targets, source) if c.targets else [self._self_player(source)]
-        mode_name = tr(f"gameMode.{c.mode}")
+        mode_name = T(f"gameMode.{c.mode}")  # GameType.getLongDisplayName
         count = 0
         for p in targets:
             if p.game_mode == c.mode:
@@ -300,20 +303,14 @@ class CommandExecutor:
             self.host.set_game_mode(p, c.mode)  # type: ignore[arg-type]
             count += 1
             if source.entity is not None and source.entity.uuid == p.uuid:
-                out.append(tr("commands.gamemode.success.self", mode_name))
+                out.append(T("commands.gamemode.success.self", mode_name))
             else:
                 if self.host.game_rule("sendCommandFeedback"):
-                    self.host_tell(p, tr("gameMode.changed", mode_name))
-                out.append(tr("commands.gamemode.success.other", _name(p), mode_name))
+                    self.host.tell(p, T("gameMode.changed", mode_name))
+                out.append(T("commands.gamemode.success.other", _name(p), mode_name))
         return count
 
-    def host_tell(self, player: EntityRef, text: str) -> None:
-        """Send a message to one player when the host supports it (``tell`` is optional)."""
-        tell = getattr(self.host, "tell", None)
-        if callable(tell):
-            tell(player, text)
-
-    def _run_effectgive(self, source: CommandSource, c: m.EffectGive, out: list[str]) -> int:
+    def _run_effectgive(self, source: CommandSource, c: m.EffectGive, out: list[Component]) -> int:
         targets = self._entities(c.targets, source)
         seconds = c.seconds if c.seconds is not None else 30
         count = sum(
@@ -321,31 +318,31 @@ class CommandExecutor:
         )
         if count == 0:
             raise _err("commands.effect.give.failed")
-        name = display_name("effect", c.effect)
+        name = _effect_name(c.effect)
         if len(targets) == 1:
-            out.append(tr("commands.effect.give.success.single", name, _name(targets[0])))
+            out.append(T("commands.effect.give.success.single", name, _name(targets[0])))
         else:
-            out.append(tr("commands.effect.give.success.multiple", name, len(targets)))
+            out.append(T("commands.effect.give.success.multiple", name, len(targets)))
         return count
 
-    def _run_effectclear(self, source: CommandSource, c: m.EffectClear, out: list[str]) -> int:
+    def _run_effectclear(self, source: CommandSource, c: m.EffectClear, out: list[Component]) -> int:
         targets = self._entities(c.targets, source) if c.targets else [self._self_entity(source)]
         count = sum(1 for e in targets if self.host.remove_effects(e, c.effect))
         what = "everything" if c.effect is None else "specific"
         if count == 0:
             raise _err(f"commands.effect.clear.{what}.failed")
-        args: list[object] = [] if c.effect is None else [display_name("effect", c.effect)]
+        args: list[object] = [] if c.effect is None else [_effect_name(c.effect)]
         if len(targets) == 1:
-            out.append(tr(f"commands.effect.clear.{what}.success.single", *args, _name(targets[0])))
+            out.append(T(f"commands.effect.clear.{what}.success.single", *args, _name(targets[0])))
         else:
-            out.append(tr(f"commands.effect.clear.{what}.success.multiple", *args, len(targets)))
+            out.append(T(f"commands.effect.clear.{what}.success.multiple", *args, len(targets)))
         return count
 
-    def _run_experience(self, source: CommandSource, c: m.Experience, out: list[str]) -> int:
+    def _run_experience(self, source: CommandSource, c: m.Experience, out: list[Component]) -> int:
         targets = self._players(c.targets, source)
         if c.action == "query":
             value = self.host.experience(targets[0], c.unit)  # type: ignore[arg-type]
-            out.append(tr(f"commands.experience.query.{c.unit}", _name(targets[0]), value))
+            out.append(T(f"commands.experience.query.{c.unit}", _name(targets[0]), value))
             return value
         assert c.amount is not None
         if c.action == "add":
@@ -357,27 +354,25 @@ class CommandExecutor:
                 raise _err("commands.experience.set.points.invalid")
         if len(targets) == 1:
             out.append(
-                tr(f"commands.experience.{c.action}.{c.unit}.success.single", c.amount, _name(targets[0]))
+                T(f"commands.experience.{c.action}.{c.unit}.success.single", c.amount, _name(targets[0]))
             )
         else:
-            out.append(
-                tr(f"commands.experience.{c.action}.{c.unit}.success.multiple", c.amount, len(targets))
-            )
+            out.append(T(f"commands.experience.{c.action}.{c.unit}.success.multiple", c.amount, len(targets)))
         return len(targets)
 
-    def _run_timeset(self, source: CommandSource, c: m.TimeSet, out: list[str]) -> int:
+    def _run_timeset(self, source: CommandSource, c: m.TimeSet, out: list[Component]) -> int:
         self.host.set_day_time(c.ticks)
         day = self.host.day_time() % 24000
-        out.append(tr("commands.time.set", day))
+        out.append(T("commands.time.set", day))
         return day
 
-    def _run_timeadd(self, source: CommandSource, c: m.TimeAdd, out: list[str]) -> int:
+    def _run_timeadd(self, source: CommandSource, c: m.TimeAdd, out: list[Component]) -> int:
         self.host.set_day_time(self.host.day_time() + c.ticks)
         day = self.host.day_time() % 24000
-        out.append(tr("commands.time.set", day))
+        out.append(T("commands.time.set", day))
         return day
 
-    def _run_timequery(self, source: CommandSource, c: m.TimeQuery, out: list[str]) -> int:
+    def _run_timequery(self, source: CommandSource, c: m.TimeQuery, out: list[Component]) -> int:
         big = 2**31 - 1
         if c.what == "daytime":
             value = self.host.day_time() % 24000
@@ -385,45 +380,49 @@ class CommandExecutor:
             value = self.host.game_time() % big
         else:
             value = self.host.day_time() // 24000 % big
-        out.append(tr("commands.time.query", value))
+        out.append(T("commands.time.query", value))
         return value
 
-    def _run_weatherset(self, source: CommandSource, c: m.WeatherSet, out: list[str]) -> int:
+    def _run_weatherset(self, source: CommandSource, c: m.WeatherSet, out: list[Component]) -> int:
         ticks = c.seconds * 20 if c.seconds is not None else 6000
         self.host.set_weather(c.weather, ticks)  # type: ignore[arg-type]
-        out.append(tr(f"commands.weather.set.{c.weather}"))
+        out.append(T(f"commands.weather.set.{c.weather}"))
         return ticks
 
-    def _run_gamerule(self, source: CommandSource, c: m.GameRule, out: list[str]) -> int:
+    def _run_gamerule(self, source: CommandSource, c: m.GameRule, out: list[Component]) -> int:
         if c.value is None:
             value = self.host.game_rule(c.rule)
-            out.append(tr("commands.gamerule.query", c.rule, java_str(value)))
+            out.append(T("commands.gamerule.query", c.rule, java_str(value)))
         else:
             self.host.set_game_rule(c.rule, c.value)
             value = c.value
-            out.append(tr("commands.gamerule.set", c.rule, java_str(value)))
+            out.append(T("commands.gamerule.set", c.rule, java_str(value)))
         if isinstance(GAME_RULES[c.rule], bool):
             return 1 if value else 0
         return int(value)
 
-    def _run_difficultycmd(self, source: CommandSource, c: m.DifficultyCmd, out: list[str]) -> int:
+    def _run_difficultycmd(self, source: CommandSource, c: m.DifficultyCmd, out: list[Component]) -> int:
         current = self.host.difficulty()
         order = ("peaceful", "easy", "normal", "hard")
         if c.level is None:
-            out.append(tr("commands.difficulty.query", tr(f"options.difficulty.{current}")))
+            out.append(T("commands.difficulty.query", T(f"options.difficulty.{current}")))
             return order.index(current)
         if c.level == current:
-            raise _err("commands.difficulty.failure", tr(f"options.difficulty.{c.level}"))
+            raise _err("commands.difficulty.failure", T(f"options.difficulty.{c.level}"))
         self.host.set_difficulty(c.level)  # type: ignore[arg-type]
-        out.append(tr("commands.difficulty.success", tr(f"options.difficulty.{c.level}")))
+        out.append(T("commands.difficulty.success", T(f"options.difficulty.{c.level}")))
         return 0
 
-    def _advancement_component(self, adv: str) -> str:
+    def _advancement_component(self, adv: str) -> Component:
+        """``Advancement.getChatComponent``: the bracketed title coloured by frame with the description on
+        hover; without a display, the id as text."""
         info = self.host.advancements().get(adv)
+        if info is not None and info.display is not None:
+            return C.advancement_chat(info.display)
         if info is not None and info.title:
-            return f"[{info.title}]"
+            return C.square_brackets(C.text(info.title))
         title = advancement_title(adv)
-        return f"[{title}]" if title != adv else adv
+        return C.square_brackets(C.text(title)) if title != adv else C.text(adv)
 
     def _selected_advancements(self, c: m.AdvancementCmd) -> list[str]:
         table = self.host.advancements()
@@ -446,7 +445,7 @@ class CommandExecutor:
                 frontier = kids
         return chosen
 
-    def _run_advancementcmd(self, source: CommandSource, c: m.AdvancementCmd, out: list[str]) -> int:
+    def _run_advancementcmd(self, source: CommandSource, c: m.AdvancementCmd, out: list[Component]) -> int:
         targets = self._players(c.targets, source)
         table = self.host.advancements()
         grant = c.action == "grant"
@@ -465,7 +464,7 @@ class CommandExecutor:
             who: object = _name(targets[0]) if len(targets) == 1 else len(targets)
             if changed == 0:
                 raise _err(f"{key}.criterion.to.{tail}.failure", c.criterion, comp, who)
-            out.append(tr(f"{key}.criterion.to.{tail}.success", c.criterion, comp, who))
+            out.append(T(f"{key}.criterion.to.{tail}.success", c.criterion, comp, who))
             return changed
         changed = 0
         for p in targets:
@@ -490,124 +489,65 @@ class CommandExecutor:
         first: object = self._advancement_component(advs[0]) if len(advs) == 1 else len(advs)
         who = _name(targets[0]) if len(targets) == 1 else len(targets)
         outcome = "success" if changed else "failure"
-        text = tr(f"{key}.{adv_part}.to.{tgt_part}.{outcome}", first, who)
+        text = T(f"{key}.{adv_part}.to.{tgt_part}.{outcome}", first, who)
         if not changed:
-            raise _Fail(text)
+            raise CommandFailure(text)
         out.append(text)
         return changed
 
-    def _run_execute(self, source: CommandSource, c: m.Execute, out: list[str]) -> int:
-        sources = [source]
-        for step in c.steps:
-            nxt: list[CommandSource] = []
-            for s in sources:
-                found = self._resolve(step.selector, s)
-                if step.kind == "if" and found or step.kind == "unless" and not found:
-                    nxt.append(s)
-                elif step.kind == "as":
-                    nxt.extend(replace(s, entity=e) for e in found)
-                elif step.kind == "at":
-                    nxt.extend(replace(s, position=e.position) for e in found)
-            sources = nxt
-        total = 0
-        for s in sources:
-            total += self._dispatch(s, c.run, out)
-        return total
-
-    def _run_entitytest(self, source: CommandSource, c: m.EntityTest, out: list[str]) -> int:
-        # ExecuteCommand.createNumericConditionalHandler: `if` reports the count, `unless` fails with it.
-        n = len(self._resolve(c.selector, source))
-        if not c.negate:
-            if n > 0:
-                out.append(tr("commands.execute.conditional.pass_count", n))
-                return n
-            raise _err("commands.execute.conditional.fail")
-        if n == 0:
-            out.append(tr("commands.execute.conditional.pass"))
-            return 1
-        raise _err("commands.execute.conditional.fail_count", n)
-
-    def _run_say(self, source: CommandSource, c: m.Say, out: list[str]) -> int:
-        # MessageArgument.Message.toComponent: each selector span becomes the entities' names joined ", ".
-        text, last = [], 0
-        for start, end, sel in c.selectors:
-            text.append(c.message[last:start])
-            text.append(", ".join(_name(e) for e in self._resolve(sel, source)))
-            last = end
-        text.append(c.message[last:])
-        self.host.broadcast(tr("chat.type.announcement", source.name, "".join(text)))
-        return 1
-
-    def _run_listplayers(self, source: CommandSource, c: m.ListPlayers, out: list[str]) -> int:
+    def _run_listplayers(self, source: CommandSource, c: m.ListPlayers, out: list[Component]) -> int:
         players = self.host.players()
         if c.uuids:
-            names = [tr("commands.list.nameAndId", p.name, p.uuid) for p in players]
+            names = [T("commands.list.nameAndId", C.text(p.name), p.uuid) for p in players]
         else:
-            names = [p.name for p in players]
-        out.append(tr("commands.list.players", len(players), self.host.max_players(), ", ".join(names)))
+            names = [_name(p) for p in players]
+        out.append(T("commands.list.players", len(players), self.host.max_players(), format_list(names)))
         return len(players)
 
-    def _run_saveall(self, source: CommandSource, c: m.SaveAll, out: list[str]) -> int:
-        out.append(tr("commands.save.saving"))
+    def _run_saveall(self, source: CommandSource, c: m.SaveAll, out: list[Component]) -> int:
+        out.append(T("commands.save.saving"))
         if not self.host.save(c.flush):
             raise _err("commands.save.failed")
-        out.append(tr("commands.save.success"))
+        out.append(T("commands.save.success"))
         return 1
 
-    def _run_stop(self, source: CommandSource, c: m.Stop, out: list[str]) -> int:
-        out.append(tr("commands.stop.stopping"))
+    def _run_stop(self, source: CommandSource, c: m.Stop, out: list[Component]) -> int:
+        out.append(T("commands.stop.stopping"))
         self.host.stop()
         return 1
 
     # -- scoreboard --------------------------------------------------------------------------------
-    def _objective(self, name: str, writable: bool = False) -> Objective:
-        obj = self.scoreboard.objectives.get(name)
-        if obj is None:
-            raise _err("arguments.objective.notFound", name)
-        if writable and obj.criterion in READ_ONLY_CRITERIA:
-            raise _err("arguments.objective.readonly", name)
-        return obj
-
-    def _holders(self, h: m.ScoreHolders, source: CommandSource) -> list[str]:
-        if h.wildcard:
-            names = self.scoreboard.holders()
-        elif h.selector is not None:
-            names = [e.name if e.is_player else e.uuid for e in self._resolve(h.selector, source)]
-        else:
-            names = [h.name or ""]
-        if not names:
-            raise _err("argument.scoreHolder.empty")
-        return names
-
-    def _run_objectivesadd(self, source: CommandSource, c: m.ObjectivesAdd, out: list[str]) -> int:
+    def _run_objectivesadd(self, source: CommandSource, c: m.ObjectivesAdd, out: list[Component]) -> int:
         if c.name in self.scoreboard.objectives:
             raise _err("commands.scoreboard.objectives.add.duplicate")
         obj = Objective(c.name, c.criterion, c.display_name if c.display_name is not None else c.name)
         self.scoreboard.objectives[c.name] = obj
-        out.append(tr("commands.scoreboard.objectives.add.success", obj.formatted))
+        out.append(T("commands.scoreboard.objectives.add.success", obj.formatted))
         return len(self.scoreboard.objectives)
 
-    def _run_objectivesremove(self, source: CommandSource, c: m.ObjectivesRemove, out: list[str]) -> int:
+    def _run_objectivesremove(
+        self, source: CommandSource, c: m.ObjectivesRemove, out: list[Component]
+    ) -> int:
         obj = self._objective(c.name)
         self.scoreboard.remove_objective(c.name)
-        out.append(tr("commands.scoreboard.objectives.remove.success", obj.formatted))
+        out.append(T("commands.scoreboard.objectives.remove.success", obj.formatted))
         return len(self.scoreboard.objectives)
 
-    def _run_objectiveslist(self, source: CommandSource, c: m.ObjectivesList, out: list[str]) -> int:
+    def _run_objectiveslist(self, source: CommandSource, c: m.ObjectivesList, out: list[Component]) -> int:
         objs = list(self.scoreboard.objectives.values())
         if not objs:
-            out.append(tr("commands.scoreboard.objectives.list.empty"))
+            out.append(T("commands.scoreboard.objectives.list.empty"))
         else:
             out.append(
-                tr(
+                T(
                     "commands.scoreboard.objectives.list.success",
                     len(objs),
-                    ", ".join(o.formatted for o in objs),
+                    format_list([o.formatted for o in objs]),
                 )
             )
         return len(objs)
 
-    def _run_playersscore(self, source: CommandSource, c: m.PlayersScore, out: list[str]) -> int:
+    def _run_playersscore(self, source: CommandSource, c: m.PlayersScore, out: list[Component]) -> int:
         obj = self._objective(c.objective, writable=True)
         holders = self._holders(c.targets, source)
         total = 0
@@ -620,26 +560,26 @@ class CommandExecutor:
         key = f"commands.scoreboard.players.{c.action}.success"
         if len(holders) == 1:
             if c.action == "set":
-                out.append(tr(key + ".single", obj.formatted, holders[0], c.score))
+                out.append(T(key + ".single", obj.formatted, holders[0], c.score))
             else:
-                out.append(tr(key + ".single", c.score, obj.formatted, holders[0], total))
+                out.append(T(key + ".single", c.score, obj.formatted, holders[0], total))
         else:
             if c.action == "set":
-                out.append(tr(key + ".multiple", obj.formatted, len(holders), c.score))
+                out.append(T(key + ".multiple", obj.formatted, len(holders), c.score))
             else:
-                out.append(tr(key + ".multiple", c.score, obj.formatted, len(holders)))
+                out.append(T(key + ".multiple", c.score, obj.formatted, len(holders)))
         return total
 
-    def _run_playersget(self, source: CommandSource, c: m.PlayersGet, out: list[str]) -> int:
+    def _run_playersget(self, source: CommandSource, c: m.PlayersGet, out: list[Component]) -> int:
         obj = self._objective(c.objective)
         holder = self._holders(c.target, source)[0]
         value = self.scoreboard.score(holder, obj.name)
         if value is None:
             raise _err("commands.scoreboard.players.get.null", obj.name, holder)
-        out.append(tr("commands.scoreboard.players.get.success", holder, value, obj.formatted))
+        out.append(T("commands.scoreboard.players.get.success", holder, value, obj.formatted))
         return value
 
-    def _run_playersreset(self, source: CommandSource, c: m.PlayersReset, out: list[str]) -> int:
+    def _run_playersreset(self, source: CommandSource, c: m.PlayersReset, out: list[Component]) -> int:
         holders = self._holders(c.targets, source)
         obj = self._objective(c.objective) if c.objective is not None else None
         for h in holders:
@@ -648,37 +588,64 @@ class CommandExecutor:
         if obj is None:
             key = "commands.scoreboard.players.reset.all"
             out.append(
-                tr(key + ".single", holders[0]) if len(holders) == 1 else tr(key + ".multiple", len(holders))
+                T(key + ".single", holders[0]) if len(holders) == 1 else T(key + ".multiple", len(holders))
             )
         else:
             key = "commands.scoreboard.players.reset.specific"
             out.append(
-                tr(key + ".single", obj.formatted, holders[0])
+                T(key + ".single", obj.formatted, holders[0])
                 if len(holders) == 1
-                else tr(key + ".multiple", obj.formatted, len(holders))
+                else T(key + ".multiple", obj.formatted, len(holders))
             )
         return len(holders)
 
-    def _run_playerslist(self, source: CommandSource, c: m.PlayersList, out: list[str]) -> int:
+    def _run_playerslist(self, source: CommandSource, c: m.PlayersList, out: list[Component]) -> int:
         if c.target is None:
             holders = self.scoreboard.holders()
             if not holders:
-                out.append(tr("commands.scoreboard.players.list.empty"))
+                out.append(T("commands.scoreboard.players.list.empty"))
             else:
-                out.append(tr("commands.scoreboard.players.list.success", len(holders), ", ".join(holders)))
+                out.append(
+                    T(
+                        "commands.scoreboard.players.list.success",
+                        len(holders),
+                        format_list([C.text(h) for h in holders]),
+                    )
+                )
             return len(holders)
         holder = self._holders(c.target, source)[0]
         entries = [(o, v) for (h, o), v in self.scoreboard.scores.items() if h == holder]
         if not entries:
-            out.append(tr("commands.scoreboard.players.list.entity.empty", holder))
+            out.append(T("commands.scoreboard.players.list.entity.empty", holder))
         else:
-            out.append(tr("commands.scoreboard.players.list.entity.success", holder, len(entries)))
+            out.append(T("commands.scoreboard.players.list.entity.success", holder, len(entries)))
             for o, v in entries:
                 out.append(
-                    tr(
+                    T(
                         "commands.scoreboard.players.list.entity.entry",
                         self.scoreboard.objectives[o].formatted,
                         v,
                     )
                 )
         return len(entries)
+
+
+def _effect_name(effect: str) -> Component:
+    """``MobEffect.getDisplayName``: the effect's translatable name."""
+    ns, _, path = effect.partition(":")
+    return T(f"effect.{ns}.{path}")
+
+
+def _quiet(c: Any) -> bool:
+    """Whether a command's messages are ``sendSuccess(..., false)``: queries and tests, which vanilla does
+    not broadcast to the other ops (``list``, ``time query``, a ``gamerule`` / ``difficulty`` query, ``xp
+    query``, ``scoreboard ... list|get``, ``execute if|unless`` tests, the sender's copy of ``msg``)."""
+    if isinstance(c, m.ListPlayers | m.TimeQuery | m.EntityTest | m.ConditionTest | m.Message):
+        return True
+    if isinstance(c, m.PlayersGet | m.PlayersList | m.ObjectivesList):
+        return True
+    if isinstance(c, m.GameRule):
+        return c.value is None
+    if isinstance(c, m.DifficultyCmd):
+        return c.level is None
+    return isinstance(c, m.Experience) and c.action == "query"

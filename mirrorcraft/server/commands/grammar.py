@@ -2,8 +2,9 @@
 
 Commands (permission level in brackets, as vanilla's ``Commands`` registers them): give, clear, tp /
 teleport, setblock, fill, kill, gamemode, effect, experience / xp, time, weather, gamerule, difficulty,
-advancement, execute (``if``/``unless entity``, ``as``, ``at``, ``run``), say, scoreboard (all level 2),
-list (0), save-all, stop (4). The argument parsers (:mod:`~mirrorcraft.server.commands.arguments`) reproduce
+defaultgamemode, advancement, execute (``in``, ``as``, ``at``, ``positioned [as]``, ``if``/``unless
+entity|block|score``, ``store result|success score``, ``run``), say, tellraw, title, scoreboard (all level
+2), op, deop (3), list, msg / tell / w, me (0), save-all, stop (4). The argument parsers (:mod:`~mirrorcraft.server.commands.arguments`) reproduce
 vanilla's errors and cursor positions (the ``<--[HERE]`` context); the game rules, permission levels and
 criteria are :mod:`~mirrorcraft.server.commands.vocabulary`; deviations are listed in docs/fidelity.md.
 """
@@ -21,7 +22,9 @@ from mirrorcraft.server.commands.arguments import (
     criterion,
     effect_arg,
     entity_arg,
+    game_profiles,
     greedy,
+    int_range,
     integer,
     item_arg,
     message,
@@ -29,6 +32,7 @@ from mirrorcraft.server.commands.arguments import (
     resource,
     rotation,
     score_holder,
+    text_component,
     time_arg,
     word,
 )
@@ -369,9 +373,69 @@ def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purp
         )
     root.then(adv)
 
-    # execute if|unless entity <sel> [...] | as <sel> ... | at <sel> ... | run <command>
+    # execute in|as|at|positioned [as]|if|unless entity|block|score|store result|success score ... run
     ex = lit("execute", level=2)
     for kind in ("if", "unless"):
+        negate = kind == "unless"
+
+        def score_node(negate: bool = negate) -> Node:
+            def cond(op: str):
+                def build(a: dict[str, Any]) -> m.ScoreCondition:
+                    lo, hi = a.get("range", (None, None))
+                    return m.ScoreCondition(
+                        negate,
+                        a["target"],
+                        a["targetObjective"],
+                        op,
+                        a.get("source"),
+                        a.get("sourceObjective"),
+                        lo,
+                        hi,
+                    )
+
+                return build
+
+            def cmp(op: str) -> Node:
+                c = cond(op)
+                return lit(
+                    op,
+                    arg(
+                        "source",
+                        score_holder(multiple=False),
+                        arg(
+                            "sourceObjective",
+                            word,
+                            redirect=ex,
+                            modifier=c,
+                            builder=lambda a, c=c: m.ConditionTest(c(a)),
+                        ),
+                    ),
+                )
+
+            c_match = cond("matches")
+            return arg(
+                "target",
+                score_holder(multiple=False),
+                arg(
+                    "targetObjective",
+                    word,
+                    *(cmp(op) for op in ("<", "<=", "=", ">", ">=")),
+                    lit(
+                        "matches",
+                        arg(
+                            "range",
+                            int_range,
+                            redirect=ex,
+                            modifier=c_match,
+                            builder=lambda a: m.ConditionTest(c_match(a)),
+                        ),
+                    ),
+                ),
+            )
+
+        def block_cond(a: dict[str, Any], negate: bool = negate) -> m.BlockCondition:
+            return m.BlockCondition(negate, a["pos"], a["block"])
+
         ex.then(
             lit(
                 kind,
@@ -382,9 +446,24 @@ def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purp
                         entities,
                         redirect=ex,
                         modifier=lambda a, kind=kind: m.Condition(kind, a["entities"]),
-                        builder=lambda a, kind=kind: m.EntityTest(kind == "unless", a["entities"]),
+                        builder=lambda a, negate=negate: m.EntityTest(negate, a["entities"]),
                     ),
                 ),
+                lit(
+                    "block",
+                    arg(
+                        "pos",
+                        position(ints=True),
+                        arg(
+                            "block",
+                            block_arg(tags=True),
+                            redirect=ex,
+                            modifier=block_cond,
+                            builder=lambda a, bc=block_cond: m.ConditionTest(bc(a)),
+                        ),
+                    ),
+                ),
+                lit("score", score_node()),
             )
         )
     ex.then(
@@ -393,8 +472,140 @@ def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purp
     ex.then(
         lit("at", arg("targets", entities, redirect=ex, modifier=lambda a: m.Condition("at", a["targets"])))
     )
+    ex.then(
+        lit(
+            "positioned",
+            lit(
+                "as",
+                arg(
+                    "targets",
+                    entities,
+                    redirect=ex,
+                    modifier=lambda a: m.Condition("positioned_as", a["targets"]),
+                ),
+            ),
+            arg("pos", position(ints=False), redirect=ex, modifier=lambda a: m.Positioned(a["pos"])),
+        )
+    )
+    ex.then(
+        lit("in", arg("dimension", resource, redirect=ex, modifier=lambda a: m.InDimension(a["dimension"])))
+    )
+    store = lit("store")
+    for what in ("result", "success"):
+        store.then(
+            lit(
+                what,
+                lit(
+                    "score",
+                    arg(
+                        "targets",
+                        score_holder(multiple=True),
+                        arg(
+                            "objective",
+                            word,
+                            redirect=ex,
+                            modifier=lambda a, what=what: m.Store(what, a["targets"], a["objective"]),
+                        ),
+                    ),
+                ),
+                *(
+                    lit(other, arg("rest", unsupported_store))
+                    for other in ("block", "bossbar", "entity", "storage")
+                ),
+            )
+        )
+    ex.then(store)
     ex.then(lit("run", redirect=root))
     root.then(ex)
+
+    # tellraw <targets> <message>; title <targets> clear|reset|title|subtitle|actionbar <title>|times ...
+    root.then(
+        lit(
+            "tellraw",
+            arg(
+                "targets",
+                players,
+                arg("message", text_component, builder=lambda a: m.Tellraw(a["targets"], a["message"])),
+            ),
+            level=2,
+        )
+    )
+
+    def title_show(action: str) -> Node:
+        return lit(
+            action,
+            arg(
+                "title",
+                text_component,
+                builder=lambda a, action=action: m.Title(a["targets"], action, a["title"]),
+            ),
+        )
+
+    root.then(
+        lit(
+            "title",
+            arg(
+                "targets",
+                players,
+                lit("clear", builder=lambda a: m.Title(a["targets"], "clear")),
+                lit("reset", builder=lambda a: m.Title(a["targets"], "reset")),
+                title_show("title"),
+                title_show("subtitle"),
+                title_show("actionbar"),
+                lit(
+                    "times",
+                    arg(
+                        "fadeIn",
+                        integer(0),
+                        arg(
+                            "stay",
+                            integer(0),
+                            arg(
+                                "fadeOut",
+                                integer(0),
+                                builder=lambda a: m.Title(
+                                    a["targets"], "times", times=(a["fadeIn"], a["stay"], a["fadeOut"])
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+            level=2,
+        )
+    )
+
+    # msg|tell|w <targets> <message> (level 0); me <action> (level 0)
+    for name in ("msg", "tell", "w"):
+        root.then(
+            lit(
+                name,
+                arg(
+                    "targets",
+                    players,
+                    arg("message", message, builder=lambda a: m.Message(a["targets"], a["message"])),
+                ),
+            )
+        )
+    root.then(lit("me", arg("action", message, builder=lambda a: m.Emote(a["action"]))))
+
+    # op|deop <targets> (level 3); defaultgamemode <mode> (level 2)
+    for action in ("op", "deop"):
+        root.then(
+            lit(
+                action,
+                arg(
+                    "targets",
+                    game_profiles,
+                    builder=lambda a, action=action: m.OpCmd(action, a["targets"][0], a["targets"][1]),
+                ),
+                level=3,
+            )
+        )
+    dgm = lit("defaultgamemode", level=2)
+    for mode in ("survival", "creative", "adventure", "spectator"):
+        dgm.then(lit(mode, builder=lambda a, mode=mode: m.DefaultGameMode(mode)))
+    root.then(dgm)
 
     root.then(lit("say", arg("message", message, builder=lambda a: a["message"]), level=2))
     root.then(
@@ -503,6 +714,13 @@ def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purp
     return root
 
 
+def unsupported_store(r: StringReader) -> None:
+    """``execute store ... block|bossbar|entity|storage``: NBT and boss bars are not modelled."""
+    raise r.error(
+        None, text="execute store into block, bossbar, entity or storage NBT is not supported by MirrorCraft"
+    )
+
+
 def r_greedy_word(r: StringReader) -> str:
     """A criterion name (``StringArgumentType.greedyString`` in vanilla's advancement command)."""
     return greedy(r)
@@ -533,7 +751,7 @@ def parse_command(text: str, permission_level: int = 4) -> m.Command:
         reader = StringReader(text[1:])
     results = parse_nodes(command_tree(), reader, Context(), permission_level)
     chain = finish(results)
-    steps: list[m.Condition] = []
+    steps: list[m.ExecuteStep] = []
     for ctx in chain[:-1]:
         node = ctx.nodes[-1]
         if node.modifier is not None:
@@ -542,6 +760,6 @@ def parse_command(text: str, permission_level: int = 4) -> m.Command:
     builder = last.nodes[-1].builder
     assert builder is not None
     command = builder(last.args)
-    if len(chain) > 1 or isinstance(command, m.EntityTest):
+    if len(chain) > 1 or isinstance(command, m.EntityTest | m.ConditionTest):
         return m.Execute(tuple(steps), command)
     return command

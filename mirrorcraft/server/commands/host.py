@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from mirrorcraft.errors import MirrorCraftError
 
@@ -52,6 +52,8 @@ class EntityRef:
         game_mode: a player's game mode (``None`` for non-players).
         xp_level: a player's experience level (``None`` for non-players).
         tags: scoreboard tags (``/tag``); MirrorCraft hosts may leave it empty.
+        name_key: the language key of a non-player's name (``entity.minecraft.cow``, an item entity's
+            ``item.minecraft.diamond``), for its display-name component; ``None``: ``name`` is literal.
     """
 
     uuid: str
@@ -63,6 +65,7 @@ class EntityRef:
     game_mode: GameMode | None = None
     xp_level: int | None = None
     tags: frozenset[str] = field(default_factory=frozenset)
+    name_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +75,9 @@ class AdvancementInfo:
     ``requirements`` is the advancement JSON's ``requirements``: the advancement is done when every group
     has at least one completed criterion (vanilla ``AdvancementProgress.isDone``; ``obtain_armor`` is one
     group of four armour pieces). Empty means vanilla's default, every criterion its own group. ``title``
-    is the display title (``None``: the vanilla language text of the id is used).
+    is the display title (``None``: the vanilla language text of the id is used); ``display`` the
+    advancement JSON's ``display`` object (title and description components, frame, announce_to_chat),
+    from which replies build vanilla's ``Advancement.getChatComponent``.
     """
 
     id: str
@@ -80,6 +85,7 @@ class AdvancementInfo:
     criteria: tuple[str, ...]
     title: str | None = None
     requirements: tuple[tuple[str, ...], ...] = ()
+    display: Mapping[str, Any] | None = field(default=None, compare=False, hash=False)
 
     @property
     def groups(self) -> tuple[tuple[str, ...], ...]:
@@ -96,13 +102,15 @@ class CommandSource:
     """Who runs a command: name, permission level (0-4), position, and the entity if any.
 
     The console and RCON have level 4 and stand at the world spawn (vanilla ``RconConsoleSource``); a
-    player's level comes from the ops list (0 when not an op).
+    player's level comes from the ops list (0 when not an op). ``dimension`` is the level the source is
+    in (``execute in`` changes it); ``entity`` is ``@s`` (``execute as`` changes it).
     """
 
     name: str
     permission_level: int
     position: tuple[float, float, float]
     entity: EntityRef | None = None
+    dimension: str = "minecraft:overworld"
 
     @property
     def is_player(self) -> bool:
@@ -174,6 +182,10 @@ class CommandHost(Protocol):
 
     def block_at(self, x: int, y: int, z: int) -> str:
         """The block id at a position (``minecraft:air`` ...)."""
+        ...
+
+    def block_properties(self, x: int, y: int, z: int) -> Mapping[str, str]:
+        """The block state's properties at a position (``{"axis": "y"}``; ``execute if block``)."""
         ...
 
     # -- entities, modes, effects, experience ------------------------------------------------------
@@ -257,10 +269,49 @@ class CommandHost(Protocol):
         """Revoke one criterion; False when the player did not have it."""
         ...
 
-    # -- server ------------------------------------------------------------------------------------
-    def broadcast(self, text: str) -> None:
-        """Send a system chat message to every player (``say``) and log it."""
+    def dimensions(self) -> list[str]:
+        """The levels this server runs (``execute in``; the embedded server: the overworld only)."""
         ...
+
+    def default_game_mode(self) -> GameMode:
+        """The game mode new players get (``server.properties`` ``gamemode``; ``defaultgamemode``)."""
+        ...
+
+    def set_default_game_mode(self, mode: GameMode) -> None:
+        """``defaultgamemode``: the game mode of players joining from now on."""
+        ...
+
+    # -- chat and messages ---------------------------------------------------------------------------
+    def broadcast(self, message: Mapping[str, Any]) -> None:
+        """Send a system chat message (a JSON text component) to every player (``say``, ``me``) and log it."""
+        ...
+
+    def tell(self, player: EntityRef, message: Mapping[str, Any]) -> None:
+        """Send one system chat message (a JSON text component) to one player."""
+        ...
+
+    def title(
+        self,
+        player: EntityRef,
+        action: str,
+        message: Mapping[str, Any] | None,
+        times: tuple[int, int, int] | None,
+    ) -> None:
+        """``title``: ``action`` is ``title``/``subtitle``/``actionbar`` (with ``message``), ``times`` (with
+        fade-in, stay, fade-out ticks), ``clear`` or ``reset``."""
+        ...
+
+    def profile(self, name: str) -> str | None:
+        """The game-profile name a typed name stands for (a player who joined this server; case as they
+        joined), or ``None`` for an unknown name (vanilla's profile cache; ``op`` / ``deop``)."""
+        ...
+
+    def permission_level_changed(self, name: str, level: int) -> None:
+        """``op`` / ``deop`` changed a player's permission level (vanilla tells the client: entity event
+        ``24 + level``); ``name`` may be offline."""
+        ...
+
+    # -- server ------------------------------------------------------------------------------------
 
     def save(self, flush: bool) -> bool:
         """Save the world; False on failure."""

@@ -173,10 +173,63 @@ class AdvancementCmd:
 
 @dataclass(frozen=True, slots=True)
 class Condition:
-    """One ``execute`` step: ``if``/``unless entity <sel>`` filters, ``as``/``at <sel>`` fork the source."""
+    """One ``execute`` step: ``if``/``unless entity <sel>`` filters, ``as``/``at <sel>`` and ``positioned as
+    <sel>`` (kind ``positioned_as``) fork the source."""
 
     kind: str
     selector: Selector
+
+
+@dataclass(frozen=True, slots=True)
+class InDimension:
+    """``execute in <dimension>``: the rest runs in that level (unknown: ``argument.dimension.invalid``)."""
+
+    dimension: str
+
+
+@dataclass(frozen=True, slots=True)
+class Positioned:
+    """``execute positioned <pos>``: the rest runs at ``pos`` (relative to the current position)."""
+
+    pos: Position
+
+
+@dataclass(frozen=True, slots=True)
+class BlockCondition:
+    """``if|unless block <pos> <block>``: the block at ``pos`` is ``block`` with the given properties."""
+
+    negate: bool
+    pos: Position
+    block: BlockState
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreCondition:
+    """``if|unless score <target> <objective> (<|<=|=|>|>= <source> <sourceObjective> | matches <range>)``.
+
+    ``op`` is the comparison (``matches`` with ``low``/``high`` bounds, ``None`` = open)."""
+
+    negate: bool
+    target: ScoreHolders
+    objective: str
+    op: str
+    source: ScoreHolders | None = None
+    source_objective: str | None = None
+    low: int | None = None
+    high: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """``execute store result|success score <targets> <objective>``: after the command, its result (or 1/0
+    for success) is written to each target's score."""
+
+    what: str
+    targets: ScoreHolders
+    objective: str
+
+
+ExecuteStep = Condition | InDimension | Positioned | BlockCondition | ScoreCondition | Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,9 +241,65 @@ class EntityTest:
 
 
 @dataclass(frozen=True, slots=True)
+class ConditionTest:
+    """The terminal ``execute if|unless block ...`` / ``score ...`` (replies ``Test passed`` or fails)."""
+
+    condition: BlockCondition | ScoreCondition
+
+
+@dataclass(frozen=True, slots=True)
 class Execute:
-    steps: tuple[Condition, ...]
+    steps: tuple[ExecuteStep, ...]
     run: object
+
+
+@dataclass(frozen=True, slots=True)
+class Tellraw:
+    """``tellraw <targets> <message>``: the component as system chat to each target, no reply."""
+
+    targets: Selector
+    message: dict
+
+
+@dataclass(frozen=True, slots=True)
+class Title:
+    """``title <targets> clear|reset|title|subtitle|actionbar <title>|times <fadeIn> <stay> <fadeOut>``."""
+
+    targets: Selector
+    action: str
+    message: dict | None = None
+    times: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """``msg``/``tell``/``w <targets> <message>``: a private message (``commands.message.display.*``)."""
+
+    targets: Selector
+    message: Say
+
+
+@dataclass(frozen=True, slots=True)
+class Emote:
+    """``me <action>``: ``* <source> <action>`` to everyone (``chat.type.emote``)."""
+
+    action: Say
+
+
+@dataclass(frozen=True, slots=True)
+class OpCmd:
+    """``op <targets>`` / ``deop <targets>``: ``names`` are the typed profile names or a selector."""
+
+    action: str
+    selector: Selector | None = None
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultGameMode:
+    """``defaultgamemode <mode>``."""
+
+    mode: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +399,13 @@ Command = (
     | AdvancementCmd
     | Execute
     | EntityTest
+    | ConditionTest
+    | Tellraw
+    | Title
+    | Message
+    | Emote
+    | OpCmd
+    | DefaultGameMode
     | Say
     | ListPlayers
     | SaveAll

@@ -77,6 +77,14 @@ class OpsList:
             raise ContractError(f"ops: {name!r} is an agent player; agent players are never ops")
         self._ops[name.lower()] = OpEntry(uuid=uuid, name=name, level=level)
 
+    def remove(self, name: str) -> bool:
+        """``deop``: ``name`` is no longer an op; False when it was not one."""
+        return self._ops.pop(name.lower(), None) is not None
+
+    def is_op(self, name: str) -> bool:
+        """Whether ``name`` has an ops entry (vanilla ``PlayerList.isOp``)."""
+        return name.lower() in self._ops and name.lower() not in self.never_ops
+
     def level(self, name: str) -> int:
         """The permission level of a player (0 for non-ops and for agent players)."""
         if name.lower() in self.never_ops:

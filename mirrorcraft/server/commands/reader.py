@@ -9,6 +9,7 @@ hold, what a quoted string escapes) reproduces vanilla's messages and cursor pos
 from __future__ import annotations
 
 from mirrorcraft.errors import MirrorCraftError
+from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands.texts import fmt, lang, tr
 
 CONTEXT_AMOUNT = 10  # Brigadier's CommandSyntaxException.CONTEXT_AMOUNT
@@ -55,6 +56,33 @@ class CommandSyntaxError(MirrorCraftError, ValueError):
         """The failure messages a vanilla command source receives, in order."""
         ctx = self.context()
         return [self.text] if ctx is None else [self.text, ctx]
+
+    def component(self) -> dict:
+        """The error message as vanilla's component (``ComponentUtils.fromMessage`` of the translatable
+        message vanilla's ``BrigadierExceptions`` build; a MirrorCraft-only message is literal text)."""
+        if self.key:
+            return C.translatable(self.key, *self.args_)
+        return C.text(self.text)
+
+    def components(self) -> list[dict]:
+        """What ``Commands.performCommand`` sends a source for a syntax error, as components: the message,
+        then (with a position) the gray context line — up to 10 characters before the cursor, the rest
+        red and underlined, ``<--[HERE]`` red and italic, a click suggesting the command — each wrapped
+        red by ``sendFailure``."""
+        out = [C.failure(self.component())]
+        if self.input is None or self.cursor < 0:
+            return out
+        i = min(len(self.input), self.cursor)
+        parts = []
+        if i > CONTEXT_AMOUNT:
+            parts.append(C.text("..."))
+        parts.append(C.text(self.input[max(0, i - CONTEXT_AMOUNT) : i]))
+        if i < len(self.input):
+            parts.append(C.text(self.input[i:], underlined=True, color="red"))
+        parts.append(C.translatable("command.context.here", italic=True, color="red"))
+        click = {"action": "suggest_command", "value": "/" + self.input}
+        out.append(C.failure(C.empty(*parts, color="gray", clickEvent=click)))
+        return out
 
     def describe(self) -> str:
         """One line: Brigadier's ``getMessage()`` form ``<text> at position <n>: <context>``."""

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mirrorcraft.server.commands import components as C
+from mirrorcraft.server.commands.components import Component
+
 
 @dataclass
 class Objective:
@@ -17,9 +20,11 @@ class Objective:
     display_name: str
 
     @property
-    def formatted(self) -> str:
-        """``Objective.getFormattedDisplayName``: the display name in square brackets."""
-        return f"[{self.display_name}]"
+    def formatted(self) -> Component:
+        """``Objective.getFormattedDisplayName``: the display name in square brackets, the objective's name
+        on hover (display names keep only their text: a styled display name loses its style)."""
+        hover = {"action": "show_text", "contents": C.text(self.name)}
+        return C.square_brackets(C.text(self.display_name, hoverEvent=hover))
 
 
 @dataclass

@@ -104,6 +104,19 @@ def display_name(kind: str, resource: str) -> str:
     return f"{kind}.{ns}.{key_path}"
 
 
+def item_key(item: str) -> str:
+    """The language key of an item's name (``Item.getDescriptionId``): ``item.minecraft.diamond``, or the
+    block's key for a block item (``BlockItem``: ``block.minecraft.oak_log``)."""
+    ns, _, path = item.partition(":")
+    if not path:
+        ns, path = "minecraft", ns
+    for kind in ("item", "block"):
+        key = f"{kind}.{ns}.{path.replace('/', '.')}"
+        if key in lang():
+            return key
+    return f"item.{ns}.{path.replace('/', '.')}"
+
+
 def advancement_title(advancement: str) -> str:
     """The title of an advancement (``minecraft:story/mine_stone`` → ``Stone Age``), or its id."""
     ns, _, path = advancement.partition(":")

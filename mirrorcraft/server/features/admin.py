@@ -39,7 +39,6 @@ Vanilla behaviour followed (wiki.vg "Protocol" 1.19.2 for packets, the Minecraft
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -47,13 +46,16 @@ from typing import Any
 from mirrorcraft.errors import ContractError
 from mirrorcraft.protocol import serverbound as sb
 from mirrorcraft.server import facts, wire
+from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands.vocabulary import GAME_RULES
+from mirrorcraft.server.features.chat import Chat, display_name
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.experience import Experience
 from mirrorcraft.server.features.inventory import Inventory
 from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.features.movement import Movement
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
+from mirrorcraft.server.kernel.spawn import spawn_point
 from mirrorcraft.server.kernel.stacks import Stack, from_slot
 
 log = logging.getLogger(__name__)
@@ -92,6 +94,7 @@ class Admin:
         inventory: Inventory,
         experience: Experience,
         movement: Movement,
+        chat: Chat,
     ) -> None:
         ctl = kernel.config.controls
         self.kernel = kernel
@@ -100,6 +103,9 @@ class Admin:
         self.inventory = inventory
         self.experience = experience
         self.movement = movement
+        self.chat = chat
+        self.default_game_mode: str = kernel.config.default_game_mode
+        self._spawn_rng = kernel.rng.stream("spawn")
         self.game_rules: dict[str, bool | int] = dict(GAME_RULES)
         for rule, value in ctl.game_rules.items():
             if rule not in GAME_RULES:
@@ -114,6 +120,7 @@ class Admin:
         self.players: dict[str, PlayerAdmin] = {}
         self._last_tick: int | None = None
         kernel.events.after("joined", self._joined)
+        kernel.events.after("advancement_made", self._announce)
         kernel.handlers.register(
             "set_creative_slot", lambda p, pkt: self.creative_slot(p, pkt.slot, pkt.item)
         )
@@ -124,8 +131,8 @@ class Admin:
     def state(self, p: Player) -> PlayerAdmin:
         """Admin state of ``p`` (created on first use)."""
         st = self.players.get(p.display_name)
-        if st is None:
-            st = self.players[p.display_name] = PlayerAdmin()
+        if st is None:  # a new player gets the default game mode (calculateGameModeForNewPlayer)
+            st = self.players[p.display_name] = PlayerAdmin(game_mode=self.default_game_mode)
         return st
 
     def game_mode(self, p: Player) -> str:
@@ -149,8 +156,43 @@ class Admin:
         self._send_time(p)
         self._send_weather(p)
         self.effects.resend(p)
-        if st.game_mode != "survival":
-            self._send_game_mode(p, st.game_mode)
+
+    def spawn_position(self) -> tuple[float, float, float]:
+        """Where a joining or respawning player appears: the ``spawnRadius`` spread around the world
+        spawn (:mod:`~mirrorcraft.server.kernel.spawn`)."""
+        level = self.kernel.world.level
+        (cx, cz), half = level.border_center, level.border_size / 2
+        sx, _, sz = level.spawn
+        to_border = min(sx - (cx - half), (cx + half) - sx, sz - (cz - half), (cz + half) - sz)
+        return spawn_point(
+            self.kernel.world,
+            level.spawn,
+            int(self.game_rules["spawnRadius"]),
+            self._spawn_rng,
+            border_distance=to_border,
+            adventure=self.default_game_mode == "adventure",
+        )
+
+    def abilities(self, p: Player) -> bytes:
+        """The ``player_abilities`` body of ``p``'s game mode."""
+        return wire.abilities(ABILITY_FLAGS[self.game_mode(p)], 0.05, 0.1)
+
+    def _announce(self, b: Behaviour) -> None:
+        """``PlayerAdvancements.award``: an advancement with a display that announces to chat is told to
+        everyone while ``announceAdvancements`` is on (``chat.type.advancement.<frame>``)."""
+        display = b["display"]
+        if (
+            not display
+            or not display.get("announce_to_chat", True)
+            or not self.game_rules["announceAdvancements"]
+        ):
+            return
+        frame = str(display.get("frame", "task"))
+        self.chat.broadcast(
+            C.translatable(
+                f"chat.type.advancement.{frame}", display_name(b.player), C.advancement_chat(display)
+            )
+        )
 
     def tick(self) -> None:
         """One tick: day time, weather countdown, effect durations, the periodic time packet."""
@@ -250,8 +292,14 @@ class Admin:
             self.experience.reset(p)
         self.effects.remove(p, None)
         p.health = 0.0
-        death = json.dumps({"translate": "death.attack.outOfWorld", "with": [p.display_name]})
-        p.send("death_combat_event", wire.death_combat_event(p.eid, death, p.protocol_version))
+        # ServerPlayer.die: the death message on the death screen, and to everyone with showDeathMessages
+        # (``kill`` is DamageSource.OUT_OF_WORLD: death.attack.outOfWorld with the player's display name)
+        death = C.translatable("death.attack.outOfWorld", display_name(p))
+        if self.game_rules["showDeathMessages"]:
+            p.send("death_combat_event", wire.death_combat_event(p.eid, death, p.protocol_version))
+            self.chat.broadcast(death)
+        else:
+            p.send("death_combat_event", wire.death_combat_event(p.eid, C.empty(), p.protocol_version))
         self.kernel.events.notify("death", p)
         self.kernel.emit("player_died", player=p.display_name)
 
@@ -267,8 +315,7 @@ class Admin:
         st.dead = False
         p.send("respawn", wire.respawn(GAME_MODE_IDS[st.game_mode], p.protocol_version))
         p.health = 20.0
-        sx, sy, sz = self.kernel.world.level.spawn
-        self.movement.teleport(p, sx + 0.5, float(sy), sz + 0.5)
+        self.movement.teleport(p, *self.spawn_position())
         p.send("player_abilities", wire.abilities(ABILITY_FLAGS[st.game_mode], 0.05, 0.1))
         self.inventory.send_inventory(p)
         self.experience.send(p)

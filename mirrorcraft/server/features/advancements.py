@@ -6,7 +6,9 @@ actions and tells the client. Triggers fired here: ``tick`` (every tick, as vani
 (checked every tick against a snapshot of the 41 slots vanilla's trigger looks at: armour, main, hotbar,
 off hand) and ``enchanted_item`` (from the enchanting feature). Every completion is published as a
 ``milestone`` outcome (the ``minecraft:story/*`` ones are the benchmark's milestones) and an
-``advancement`` event, and the tree is resent.
+``advancement`` event, runs the ``"advancement_made"`` after-hooks (the admin feature announces it in chat,
+``chat.type.advancement.<frame>``, as vanilla's ``PlayerAdvancements.award`` does) and the tree is resent.
+A completion by command is announced too but is not a milestone.
 
 Information integrity: the packet carries only the advancement tree, which Mirror packs do not change;
 nothing here sends recipes or tags.
@@ -114,7 +116,13 @@ class Advancements:
         for adv in advancements:
             self.kernel.report(outcomes.milestone_event(adv, player=p.display_name))
             self.kernel.emit("advancement", player=p.display_name, advancement=adv)
+            self._made(p, adv)
         self.send(p, reset=True)
+
+    def _made(self, p: Player, adv: str) -> None:
+        self.kernel.events.notify(
+            "advancement_made", p, advancement=adv, display=self.of(p).defs[adv].display
+        )
 
     # ---- commands ------------------------------------------------------------------------------------------
 
@@ -126,6 +134,7 @@ class Advancements:
             return False
         if adv.award(advancement, criterion, self.kernel.tick_count):
             self.kernel.emit("advancement", player=p.display_name, advancement=advancement, source="command")
+            self._made(p, advancement)
         self.send(p, reset=True)
         return True
 

@@ -1,4 +1,5 @@
-"""Chests: the ``chest`` block entity (27 slots), its ``generic_9x3`` window, opening by use, and the lid.
+"""Chests: the ``chest`` block entity (27 slots), single and double chests, their windows, opening by use, and
+the lids.
 
 Why a feature of its own: a chest is the one *storage* container (the crafting and enchanting tables hand
 their items back on close; a furnace is a machine). Its contents live in a block entity that outlives every
@@ -16,10 +17,21 @@ contents. Every click that changes a chest's contents publishes ``container_move
 ``delta`` = item → count change of the chest, positive = put in); the evaluator log has no container kind
 (moving items is never rule-changed).
 
+Double chests (vanilla ``ChestBlock``): a chest placed beside a single chest of the same block that faces
+the same way becomes its partner (``getStateForPlacement``: ``type=left`` when the partner is on its
+clockwise side, ``right`` on the other; sneaking against a chest's side pairs with that chest), and the
+neighbour takes the opposite type (``updateShape``, run on every block change through the kernel's
+``"block_changed"`` hook, so ``/setblock`` and ``/fill`` pair and split chests as vanilla does). Using
+either half opens one ``generic_9x6`` window (menu id 5, title ``container.chestDouble``) over both block
+entities, the ``right`` half's 27 slots first (``DoubleBlockCombiner``: ``right`` is the first block); a
+solid block above either half keeps both shut. Each half sends its own lid ``block_action`` with the
+number of players viewing it. Breaking a half closes the windows that show it, drops that half's items
+and turns the other half back into a single chest.
+
 Persistence (the block-entities feature's side file, under ``"chests"``): one entry per chest in vanilla's
-``Items`` shape (``{id, pos, Items: [{Slot, id, Count, tag}]}``, item NBT as SNBT text). Left out: double
-chests (two adjacent chests stay two single chests; the placed block keeps ``type=single``), sounds,
-loot-table chests, hoppers, and item NBT on the drops of a broken chest.
+``Items`` shape (``{id, pos, Items: [{Slot, id, Count, tag}]}``, item NBT as SNBT text); each half of a
+double chest is its own entry, as in vanilla. Left out: sounds, loot-table chests, hoppers, cats on
+chests, waterlogging, and item NBT on the drops of a broken chest.
 """
 
 from __future__ import annotations
@@ -44,8 +56,58 @@ CHEST_SIZE = 27
 #: Block-entity id written for each chest block (vanilla ``BlockEntityType``, ``rules.blocks``), and back.
 ENTITY_IDS = {b: block_entity_type(b) for b in CHEST_BLOCKS}
 BLOCKS_OF_ENTITY_IDS = {e: b for b, e in ENTITY_IDS.items()}
+#: The global state ids of each chest block (a fast test in the ``"block_changed"`` hook).
+CHEST_STATES = {b: range(facts.block(b).min_state, facts.block(b).max_state + 1) for b in CHEST_BLOCKS}
 
 Pos = tuple[int, int, int]
+
+# Horizontal directions (vanilla Direction): offsets, and turning clockwise seen from above.
+OFFSETS = {"north": (0, 0, -1), "south": (0, 0, 1), "west": (-1, 0, 0), "east": (1, 0, 0)}
+CLOCKWISE = {"north": "east", "east": "south", "south": "west", "west": "north"}
+COUNTER_CLOCKWISE = {v: k for k, v in CLOCKWISE.items()}
+OPPOSITE = {"north": "south", "south": "north", "west": "east", "east": "west"}
+FACE_DIRECTIONS = ["down", "up", "north", "south", "west", "east"]  # use_item_on face index → Direction
+OTHER_TYPE = {"left": "right", "right": "left"}
+
+
+def chest_block(state: int) -> str | None:
+    """The chest block (bare name) of a state, or ``None``."""
+    for block, states in CHEST_STATES.items():
+        if state in states:
+            return block
+    return None
+
+
+def step(pos: Pos, direction: str) -> Pos:
+    dx, dy, dz = OFFSETS[direction]
+    return (pos[0] + dx, pos[1] + dy, pos[2] + dz)
+
+
+def connected_direction(props: dict[str, str]) -> str:
+    """``ChestBlock.getConnectedDirection``: where a ``left`` / ``right`` half's partner is."""
+    facing = props["facing"]
+    return CLOCKWISE[facing] if props["type"] == "left" else COUNTER_CLOCKWISE[facing]
+
+
+def update_shape(state: int, direction: str, neighbour: int) -> int:
+    """``ChestBlock.updateShape``: ``state``'s chest after the block towards ``direction`` became
+    ``neighbour`` (pairs with a half that points at it, or falls back to single when its partner left)."""
+    block = chest_block(state)
+    props = facts.state_props(state)
+    if block is not None and chest_block(neighbour) == block:
+        other = facts.state_props(neighbour)
+        if (
+            props["type"] == "single"
+            and other["type"] != "single"
+            and props["facing"] == other["facing"]
+            and connected_direction(other) == OPPOSITE[direction]
+        ):
+            props["type"] = OTHER_TYPE[other["type"]]
+            return facts.state_id(block, props)
+    elif props["type"] != "single" and connected_direction(props) == direction:
+        props["type"] = "single"
+        return facts.state_id(block or facts.block_name(state), props)
+    return state
 
 
 def blocked_above(state: int) -> bool:
@@ -117,24 +179,30 @@ class ChestEntity:
 
 
 class ChestMenu(Menu):
-    """The ``generic_9x3`` window over one :class:`ChestEntity` (vanilla ``ChestMenu.threeRows``)."""
+    """A chest window over one or two :class:`ChestEntity` halves (vanilla ``ChestMenu.threeRows`` /
+    ``sixRows``): ``halves`` in window order, 27 slots each."""
 
-    kind = "chest"
-    n = CHEST_SIZE
-
-    def __init__(self, chests: Chests, player: Player, window_id: int, chest: ChestEntity, pos: Pos) -> None:
+    def __init__(
+        self, chests: Chests, player: Player, window_id: int, halves: list[tuple[Pos, ChestEntity]]
+    ) -> None:
         super().__init__(player, window_id)
         self.chests = chests
-        self.chest = chest
-        self.pos = pos
-        self.lid = True  # send the lid's viewer count when this window closes
-        self._seen = chest.contents()
+        self.halves = halves
+        self.n = CHEST_SIZE * len(halves)
+        self.kind = "chest" if len(halves) == 1 else "chest_double"
+        self.pos = halves[0][0]
+        self.lid_positions = [pos for pos, _ in halves]  # lids told when this window closes
+        self._seen = [chest.contents() for _, chest in halves]
+
+    @property
+    def positions(self) -> list[Pos]:
+        return [pos for pos, _ in self.halves]
 
     def cget(self, i: int) -> Stack | None:
-        return self.chest.slots[i]
+        return self.halves[i // CHEST_SIZE][1].slots[i % CHEST_SIZE]
 
     def cset(self, i: int, s: Stack | None) -> None:
-        self.chest.slots[i] = s if s and s.count > 0 else None
+        self.halves[i // CHEST_SIZE][1].slots[i % CHEST_SIZE] = s if s and s.count > 0 else None
 
     def quick_move(self, i: int) -> None:
         """Vanilla ``ChestMenu.quickMoveStack``: chest → inventory (hotbar end first), inventory → chest."""
@@ -144,24 +212,28 @@ class ChestMenu(Menu):
             self.move_into(i, 0, self.n)
 
     def slots_changed(self) -> None:
-        """Tell listeners how the chest's contents changed (``container_move``)."""
-        now = self.chest.contents()
-        if now == self._seen:
-            return
-        delta = {k: now.get(k, 0) - self._seen.get(k, 0) for k in sorted(set(now) | set(self._seen))}
-        self._seen = now
-        self.chests.kernel.emit(
-            "container_move",
-            player=self.player.display_name,
-            kind=self.kind,
-            pos=self.pos,
-            delta={k: v for k, v in delta.items() if v},
-        )
+        """Tell listeners how each half's contents changed (``container_move``, one per changed half)."""
+        for k, (pos, chest) in enumerate(self.halves):
+            now = chest.contents()
+            if now == self._seen[k]:
+                continue
+            before = self._seen[k]
+            delta = {key: now.get(key, 0) - before.get(key, 0) for key in sorted(set(now) | set(before))}
+            self._seen[k] = now
+            self.chests.kernel.emit(
+                "container_move",
+                player=self.player.display_name,
+                kind="chest",
+                pos=pos,
+                delta={key: v for key, v in delta.items() if v},
+            )
 
     def closed(self) -> list[Stack]:
-        """The window closed: the items stay in the chest; the lid count drops for players nearby."""
-        if self.lid:
-            self.chests.send_lid(self.pos, self.chest.block)
+        """The window closed: the items stay in the chest; each half's lid count drops for players nearby."""
+        for pos in self.lid_positions:
+            block = facts.block_name(self.chests.kernel.world.get_block(*pos))
+            if block in CHEST_BLOCKS:
+                self.chests.send_lid(pos, block)
         return []
 
 
@@ -173,6 +245,8 @@ class Chests:
         self.windows = windows
         self.entities: dict[Pos, ChestEntity] = {}
         kernel.events.before("use_block", self._on_use_block)
+        kernel.events.before("place", self._on_place)
+        kernel.events.after("block_changed", self._on_block_changed)
 
     def chest_at(self, pos: Pos) -> ChestEntity | None:
         """The chest at ``pos`` (created empty on first use), or ``None`` if the block is not a chest."""
@@ -194,7 +268,7 @@ class Chests:
         if chest is None:
             return []
         for p, menu in self.viewers(pos):
-            menu.lid = False
+            menu.lid_positions = [q for q in menu.lid_positions if q != pos]
             self.windows.close(p, menu.window_id)
             p.send("close_window", wire.close_window(menu.window_id))
         return [Stack(s.item, s.count) for s in chest.slots if s]
@@ -217,11 +291,12 @@ class Chests:
         return len(entries)
 
     def viewers(self, pos: Pos) -> list[tuple[Player, ChestMenu]]:
-        """Players with the chest at ``pos`` open, and their menus."""
+        """Players with a window showing the chest at ``pos`` (single, or either half of a double), and their
+        menus."""
         out = []
         for p in self.kernel.players.values():
             menu = self.windows.menu_of(p)
-            if isinstance(menu, ChestMenu) and menu.pos == pos:
+            if isinstance(menu, ChestMenu) and pos in menu.positions:
                 out.append((p, menu))
         return out
 
@@ -229,11 +304,34 @@ class Chests:
         """Vanilla ``ChestLidController``: ``block_action`` 1 with the viewer count, to players near it."""
         self.kernel.send_near(pos, "block_action", wire.block_action(pos, 1, len(self.viewers(pos)), block))
 
-    def _on_use_block(self, b: Behaviour) -> None:
-        """use_item_on a chest: open its window (vanilla ``ChestBlock.use``)."""
-        p, pos = b.player, b["pos"]
+    def halves(self, pos: Pos) -> list[tuple[Pos, ChestEntity]] | None:
+        """The chest at ``pos`` as the window shows it: its own entity, or both halves of a double chest,
+        the ``right`` half first (``DoubleBlockCombiner``); ``None`` if ``pos`` holds no chest."""
         chest = self.chest_at(pos)
         if chest is None:
+            return None
+        props = facts.state_props(self.kernel.world.get_block(*pos))
+        if props.get("type", "single") == "single":
+            return [(pos, chest)]
+        other_pos = step(pos, connected_direction(props))
+        other_state = self.kernel.world.get_block(*other_pos)
+        other_props = facts.state_props(other_state)
+        if (
+            chest_block(other_state) != chest.block
+            or other_props.get("type") != OTHER_TYPE[props["type"]]
+            or other_props.get("facing") != props["facing"]
+        ):
+            return [(pos, chest)]  # a half without its partner behaves as a single chest
+        other = self.chest_at(other_pos)
+        assert other is not None
+        pair = [(pos, chest), (other_pos, other)]
+        return pair if props["type"] == "right" else pair[::-1]
+
+    def _on_use_block(self, b: Behaviour) -> None:
+        """use_item_on a chest: open its window (vanilla ``ChestBlock.use``), both halves of a double chest."""
+        p, pos = b.player, b["pos"]
+        halves = self.halves(pos)
+        if halves is None:
             return
         how = self.windows.interaction(p, b["hand"], pos)
         if how == "place":
@@ -241,12 +339,62 @@ class Chests:
         b.cancel("chests")
         if how != "open":
             return
-        if blocked_above(self.kernel.world.get_block(pos[0], pos[1] + 1, pos[2])):
-            return  # vanilla ChestBlock.isChestBlockedAt: the lid cannot open (no window)
+        world = self.kernel.world
+        if any(blocked_above(world.get_block(q[0], q[1] + 1, q[2])) for q, _ in halves):
+            return  # vanilla ChestBlock.isChestBlockedAt (either half): the lid cannot open (no window)
+        kind = "chest" if len(halves) == 1 else "chest_double"
         self.windows.open(
             p,
-            ChestMenu.kind,
+            kind,
             pos,
-            lambda wid: ChestMenu(self, p, wid, chest, pos),
-            then=lambda menu: self.send_lid(pos, chest.block),
+            lambda wid: ChestMenu(self, p, wid, halves),
+            then=lambda menu: [self.send_lid(q, c.block) for q, c in halves],
         )
+
+    # ---- double chests ---------------------------------------------------------------------------------
+
+    def _candidate_facing(self, target: Pos, direction: str, block: str) -> str | None:
+        """``ChestBlock.candidatePartnerFacing``: the facing of a single chest of ``block`` beside ``target``."""
+        state = self.kernel.world.get_block(*step(target, direction))
+        if chest_block(state) != block:
+            return None
+        props = facts.state_props(state)
+        return props["facing"] if props["type"] == "single" else None
+
+    def _on_place(self, b: Behaviour) -> None:
+        """``ChestBlock.getStateForPlacement``: a placed chest pairs with a single chest beside it."""
+        block = b["block"].removeprefix("minecraft:")
+        if block not in CHEST_BLOCKS:
+            return
+        props = facts.state_props(b["state"])
+        facing, kind = props["facing"], "single"
+        clicked = FACE_DIRECTIONS[b["face"]]
+        sneaking = b.player is not None and b.player.sneaking
+        target = b["pos"]
+        if clicked in OFFSETS and sneaking:
+            d = self._candidate_facing(target, OPPOSITE[clicked], block)
+            if d is not None and d not in (clicked, OPPOSITE[clicked]):  # another axis than the face's
+                facing = d
+                kind = "right" if COUNTER_CLOCKWISE[d] == OPPOSITE[clicked] else "left"
+        if kind == "single" and not sneaking:
+            if facing == self._candidate_facing(target, CLOCKWISE[facing], block):
+                kind = "left"
+            elif facing == self._candidate_facing(target, COUNTER_CLOCKWISE[facing], block):
+                kind = "right"
+        props.update(facing=facing, type=kind)
+        b.data["state"] = facts.state_id(block, props)
+
+    def _on_block_changed(self, b: Behaviour) -> None:
+        """A block changed: chests beside it update their shape (pair, or fall back to single)."""
+        pos, old, new = b["pos"], b["old"], b["new"]
+        if chest_block(old) is None and chest_block(new) is None:
+            return
+        world = self.kernel.world
+        for direction in OFFSETS:
+            npos = step(pos, direction)
+            nstate = world.get_block(*npos)
+            if chest_block(nstate) is None:
+                continue
+            updated = update_shape(nstate, OPPOSITE[direction], new)
+            if updated != nstate:
+                self.kernel.set_block(npos, updated)

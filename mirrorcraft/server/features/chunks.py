@@ -4,7 +4,9 @@ Vanilla behaviour followed (wiki.vg "Chunk Format", "Set Center Chunk"): every c
 distance (a square of radius ``view_distance`` around the player's chunk) is sent, nearest first, after an
 ``update_view_position`` on each chunk crossing; columns that leave the square are unloaded. The column
 bodies are the world's (cached until a column changes: :meth:`~mirrorcraft.server.kernel.world.World.
-map_chunk_body`).
+map_chunk_body`). After a respawn every column in view is sent again (vanilla's respawned player is a new
+``ServerPlayer`` that the chunk map tracks from nothing; a client may drop its columns on ``respawn`` —
+Mineflayer does when the login and respawn name the dimension differently).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import math
 
 from mirrorcraft.server import wire
-from mirrorcraft.server.kernel import Kernel, Player
+from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 
 
 class Chunks:
@@ -25,6 +27,13 @@ class Chunks:
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
         self.sent = 0
+        kernel.events.after("respawn", self._respawned)
+
+    def _respawned(self, b: Behaviour) -> None:
+        p = b.player
+        p.loaded_chunks.clear()
+        p.center_chunk = None
+        self.stream(p)
 
     def stream(self, p: Player) -> None:
         """Send the chunks in view distance around ``p`` and unload those that left it (nothing when ``p``

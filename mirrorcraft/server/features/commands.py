@@ -5,9 +5,10 @@ Why an adapter: the control plane must drive the embedded server through exactly
 server accepts (docs/control.md); the command package (:mod:`mirrorcraft.server.commands`: grammar,
 selectors, executor, reply texts) knows nothing of the game. :class:`KernelCommandHost` maps each
 ``CommandHost`` method onto the kernel and the features' public API; the vanilla packets are sent by those
-owners. :class:`Commands` builds the executor (ops from ``ServerConfig.ops``; ``never_ops`` can never be
-ops), runs commands typed in chat with the player's op level (replies as system chat, red on failure), and
-broadcasts chat as ``<name> text`` (unsigned system chat; no chat signing).
+owners. :class:`Commands` builds the executor (ops from ``ServerConfig.ops`` and ``ServerConfig.ops_file``,
+vanilla's ``ops.json``, which ``op`` / ``deop`` rewrite; ``never_ops`` can never be ops) and runs commands
+typed in chat with the player's op level; each reply is sent as the vanilla component the executor built
+(a failure wrapped red, as ``sendFailure`` does). Chat lines are the chat feature's.
 
 Entities (``@e``): players (join order), then item entities, then living cows. Approximations (each
 documented where it is decided): effects apply to players only; ``setblock ... destroy`` drops the old
@@ -22,17 +23,20 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 from twisted.internet import reactor
 
 from mirrorcraft.errors import ContractError
 from mirrorcraft.server import facts, wire
-from mirrorcraft.server.commands import CommandExecutor, OpEntry, OpsList
+from mirrorcraft.server.commands import CommandExecutor, OpsList
 from mirrorcraft.server.commands.host import AdvancementInfo, EntityRef
-from mirrorcraft.server.commands.texts import display_name
+from mirrorcraft.server.commands.suggestions import complete
+from mirrorcraft.server.commands.texts import display_name, item_key
 from mirrorcraft.server.features.admin import Admin
 from mirrorcraft.server.features.advancements import Advancements
+from mirrorcraft.server.features.chat import Chat
 from mirrorcraft.server.features.digging import Digging
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.experience import Experience
@@ -98,6 +102,7 @@ class KernelCommandHost:
         mobs: Mobs,
         admin: Admin,
         digging: Digging,
+        chat: Chat,
         seed: int = 0,
     ) -> None:
         self.kernel = kernel
@@ -112,7 +117,10 @@ class KernelCommandHost:
         self.mobs = mobs
         self.admin = admin
         self.digging = digging
+        self.chat = chat
         self._rng = random.Random(seed)
+        #: Called with ``(name, level)`` after ``op`` / ``deop`` (the commands feature saves ``ops.json``).
+        self.on_ops_changed: list[Any] = []
         self._advancements: dict[str, AdvancementInfo] | None = None
 
     # -- lookups -----------------------------------------------------------------------------------
@@ -143,10 +151,14 @@ class KernelCommandHost:
         out = self.players()
         for it in self.items.entities.values():
             name = display_name("item", it.item)
-            out.append(EntityRef(str(it.uuid), name, facts.ITEM_TYPE, tuple(it.pos), False))  # type: ignore[arg-type]
+            key = item_key(it.item)
+            out.append(EntityRef(str(it.uuid), name, facts.ITEM_TYPE, tuple(it.pos), False, name_key=key))  # type: ignore[arg-type]
         cow_name = display_name("entity", facts.COW_TYPE)
+        cow_key = "entity." + facts.COW_TYPE.replace(":", ".")
         for cow in self.mobs.living():
-            out.append(EntityRef(str(cow.uuid), cow_name, facts.COW_TYPE, tuple(cow.pos), False))  # type: ignore[arg-type]
+            out.append(
+                EntityRef(str(cow.uuid), cow_name, facts.COW_TYPE, tuple(cow.pos), False, name_key=cow_key)  # type: ignore[arg-type]
+            )
         return out
 
     def spawn_point(self) -> tuple[float, float, float]:
@@ -216,6 +228,9 @@ class KernelCommandHost:
 
     def block_at(self, x: int, y: int, z: int) -> str:
         return "minecraft:" + facts.block_name(self.kernel.world.get_block(x, y, z))
+
+    def block_properties(self, x: int, y: int, z: int) -> Mapping[str, str]:
+        return facts.state_props(self.kernel.world.get_block(x, y, z))
 
     def set_block(self, x: int, y: int, z: int, block: str, properties: Mapping[str, str], mode: str) -> bool:
         world = self.kernel.world
@@ -320,6 +335,7 @@ class KernelCommandHost:
                     criteria=tuple(d.criteria),
                     title=_title(d),
                     requirements=tuple(tuple(g) for g in d.requirements),
+                    display=d.display,
                 )
                 for a, d in sorted(self.rules.packs.advancements.items())
             }
@@ -335,14 +351,51 @@ class KernelCommandHost:
     def revoke_criterion(self, player: EntityRef, advancement: str, criterion: str) -> bool:
         return self._adv.revoke(self._player(player), advancement, criterion)
 
-    # -- server ------------------------------------------------------------------------------------
-    def broadcast(self, text: str) -> None:
-        log.info("[broadcast] %s", text)
-        for p in self.kernel.players.values():
-            tell(p, text)
+    def dimensions(self) -> list[str]:
+        return [facts.OVERWORLD]  # the embedded server runs one level
 
-    def tell(self, player: EntityRef, text: str) -> None:
-        tell(self._player(player), text)
+    def default_game_mode(self):  # noqa: ANN201 - GameMode literal
+        return self.admin.default_game_mode
+
+    def set_default_game_mode(self, mode: str) -> None:
+        self.admin.default_game_mode = mode
+
+    # -- chat and messages ---------------------------------------------------------------------------
+    def broadcast(self, message: Mapping[str, Any]) -> None:
+        self.chat.broadcast(message)
+
+    def tell(self, player: EntityRef, message: Mapping[str, Any]) -> None:
+        self.chat.tell(self._player(player), message)
+
+    def title(self, player: EntityRef, action: str, message: Any, times: Any) -> None:
+        p = self._player(player)
+        if action == "title":
+            p.send("set_title_text", wire.title_text(message))
+        elif action == "subtitle":
+            p.send("set_title_subtitle", wire.title_subtitle(message))
+        elif action == "actionbar":
+            p.send("action_bar", wire.action_bar(message))
+        elif action == "times":
+            p.send("set_title_time", wire.title_times(*times))
+        else:
+            p.send("clear_titles", wire.clear_titles(action == "reset"))
+
+    def profile(self, name: str) -> str | None:
+        online = self.kernel.players.by_name(name)
+        if online is not None:
+            return online.display_name
+        return next((n for n in self.admin.players if n.lower() == name.lower()), None)
+
+    def permission_level_changed(self, name: str, level: int) -> None:
+        p = self.kernel.players.by_name(name)
+        if (
+            p is not None
+        ):  # ServerPlayer op level: entity event 24 + level (PlayerList.sendPlayerPermissionLevel)
+            p.send("entity_status", wire.entity_status(p.eid, 24 + level))
+        for fn in self.on_ops_changed:
+            fn(name, level)
+
+    # -- server ------------------------------------------------------------------------------------
 
     def save(self, flush: bool) -> bool:
         try:
@@ -358,35 +411,47 @@ class KernelCommandHost:
 
 
 class Commands:
-    """The command executor over the game (through ``host``), and commands and chat typed by players."""
+    """The command executor over the game (through ``host``), and the commands players type in chat.
 
-    def __init__(self, kernel: Kernel, host: KernelCommandHost) -> None:
+    Ops come from ``ServerConfig.ops`` (level 4) and, when ``ServerConfig.ops_file`` is set, vanilla's
+    ``ops.json`` there (read at start, rewritten by every ``op`` / ``deop``).
+    """
+
+    def __init__(self, kernel: Kernel, host: KernelCommandHost, chat: Chat) -> None:
         self.kernel = kernel
         self.host = host
+        self.chat = chat
         cfg = kernel.config
-        ops = OpsList([OpEntry(name=n) for n in cfg.ops], never_ops=set(cfg.never_ops))
+        self.ops_file: Path | None = Path(cfg.ops_file) if cfg.ops_file is not None else None
+        ops = (
+            OpsList.load(self.ops_file, set(cfg.never_ops))
+            if self.ops_file
+            else OpsList(never_ops=set(cfg.never_ops))
+        )
+        for name in cfg.ops:
+            if not ops.is_op(name):
+                ops.add(name)
         self.executor = CommandExecutor(host, ops)
+        host.on_ops_changed.append(self._save_ops)
         kernel.handlers.register("chat_command", lambda p, pkt: self.chat_command(p, pkt.command))
-        kernel.handlers.register("chat_message", lambda p, pkt: self.chat(p, pkt.message))
+        kernel.handlers.register("tab_complete", self._on_tab_complete)
+
+    def _on_tab_complete(self, p: Player, pkt: Any) -> None:
+        """``ServerGamePacketListenerImpl.handleCustomCommandSuggestions``: completions of the text from the
+        command tree, answered with the request's transaction id (:mod:`~mirrorcraft.server.commands.
+        suggestions`)."""
+        level = self.executor.ops.level(p.display_name)
+        players = lambda: [o.display_name for o in self.kernel.players.values()]  # noqa: E731
+        s = complete(pkt.text, level, players)
+        p.send("tab_complete", wire.tab_complete(pkt.transaction_id, s.start, s.length, s.matches))
+
+    def _save_ops(self, name: str, level: int) -> None:
+        if self.ops_file is not None:
+            self.executor.ops.save(self.ops_file)
 
     def chat_command(self, p: Player, text: str) -> None:
-        """A command typed in chat: run with the player's op level; replies as system chat (red on failure)."""
+        """A command typed in chat: run with the player's op level; each reply as system chat."""
         result = self.executor.run(self.executor.player_source(self.host.entity_ref(p)), text)
-        for line in result.messages:
-            msg: dict[str, Any] = {"text": line}
-            if not result.success:
-                msg["color"] = "red"
-            tell(p, msg)
+        for message in result.components:
+            self.chat.tell(p, message)
         log.info("%s issued server command: /%s", p.display_name, text)
-
-    def chat(self, p: Player, text: str) -> None:
-        """A chat message: broadcast as ``<name> text`` (unsigned system chat; no chat signing)."""
-        line = {"translate": "chat.type.text", "with": [p.display_name, text]}
-        for o in self.kernel.players.values():
-            tell(o, line)
-
-
-def tell(p: Player, text: str | dict) -> None:
-    """One system chat message to ``p`` (JSON text component or plain text)."""
-    component = text if isinstance(text, dict) else {"text": text}
-    p.send("system_message", wire.system_chat(component, p.protocol_version))

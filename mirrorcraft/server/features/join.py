@@ -7,8 +7,10 @@ time, weather, the controls' effects, experience, health (Mineflayer fires ``spa
 ``update_health``); then the player list and the other players and item entities; then the tick rate on
 the ``mirrorcraft:tick_rate`` channel (below). The player enters the game, and the ``"joined"`` hooks run
 in the features' build order (advancements, experience, cows, the admin state), then the ``join`` event is
-published. The player spawns exactly on the save's spawn point, moved up while it is inside a block
-(``spawnRadius`` is 0).
+published. The player appears where the admin feature's ``spawnRadius`` spread puts it (the benchmark's
+``spawnRadius 0``: exactly on the save's spawn point, moved up while it is inside a block;
+:mod:`~mirrorcraft.server.kernel.spawn`), in its game mode (a new player: the default game mode) from the
+login packet on; the player list carries every player's game mode.
 
 Tick rate: every duration is counted in game ticks (furnace cook and burn times, mob AI, dig timing), so
 an accelerated server stays consistent; clients are told the rate at join with a ``custom_payload`` on
@@ -20,13 +22,13 @@ from __future__ import annotations
 
 from mirrorcraft.rules.experience import total_xp
 from mirrorcraft.server import facts, wire
+from mirrorcraft.server.features.admin import GAME_MODE_IDS, Admin
 from mirrorcraft.server.features.chunks import Chunks
 from mirrorcraft.server.features.food import Food
 from mirrorcraft.server.features.inventory import Inventory
 from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.features.movement import Movement
 from mirrorcraft.server.kernel import Kernel, Player
-from mirrorcraft.server.kernel.physics import collides, player_box
 
 TICK_RATE_CHANNEL = "mirrorcraft:tick_rate"
 EFFECT_DURATION = 1_000_000  # ticks; refreshed on join (1.19 has no "infinite" effect duration)
@@ -44,8 +46,10 @@ class Join:
         inventory: Inventory,
         items: Items,
         food: Food,
+        admin: Admin,
     ) -> None:
         self.kernel = kernel
+        self.admin = admin
         self.chunks = chunks
         self.movement = movement
         self.inventory = inventory
@@ -58,12 +62,13 @@ class Join:
         cfg, level, ctl = k.config, k.world.level, k.config.controls
         p.eid = k.new_eid()
         sx, sy, sz = level.spawn
-        p.pos = [sx + 0.5, float(sy), sz + 0.5]
-        while collides(k.world, player_box(*p.pos)) and p.pos[1] < 319:
-            p.pos[1] += 1.0
-        p.send("join_game", wire.login(p.eid, 0, p.protocol_version, 0, cfg.view_distance, cfg.view_distance))
+        p.pos = list(self.admin.spawn_position())
+        mode = GAME_MODE_IDS[self.admin.game_mode(p)]
+        p.send(
+            "join_game", wire.login(p.eid, mode, p.protocol_version, 0, cfg.view_distance, cfg.view_distance)
+        )
         p.send("server_difficulty", wire.difficulty(DIFFICULTIES.index(ctl.difficulty)))
-        p.send("player_abilities", wire.abilities(0, 0.05, 0.1))
+        p.send("player_abilities", self.admin.abilities(p))
         p.send("held_item_change", wire.held_item_change(p.inventory.held))
         self.chunks.stream(p)
         bc = level.border_center
@@ -87,9 +92,13 @@ class Join:
         p.send("update_health", self.food.health_body(p))  # real food and saturation (the food feature)
         # player list and entities
         everyone = [*k.players, p]
-        p.send("player_list_item", wire.player_info_add([(o.uuid, o.display_name, 0) for o in everyone]))
+        modes = {o.display_name: GAME_MODE_IDS[self.admin.game_mode(o)] for o in everyone}
+        p.send(
+            "player_list_item",
+            wire.player_info_add([(o.uuid, o.display_name, modes[o.display_name]) for o in everyone]),
+        )
         for o in k.players:
-            o.send("player_list_item", wire.player_info_add([(p.uuid, p.display_name, 0)]))
+            o.send("player_list_item", wire.player_info_add([(p.uuid, p.display_name, mode)]))
             o.send("spawn_player", wire.named_entity_spawn(p.eid, p.uuid, *p.pos, p.yaw, p.pitch))
             p.send("spawn_player", wire.named_entity_spawn(o.eid, o.uuid, *o.pos, o.yaw, o.pitch))
         for it in self.items.entities.values():

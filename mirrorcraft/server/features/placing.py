@@ -11,8 +11,10 @@ into the clicked block if that block is replaceable (``rules.blocks.replaceable`
 layer...); it fails if the target is occupied, outside the border or build height, or intersects a player
 (the client's prediction is undone: both blocks are resent). Logs and pillars take the face's axis; blocks
 with a horizontal ``facing`` face the player (stairs face away); slabs and stairs take the clicked half;
-torches on a side wall become wall torches (``rules.blocks.wall_variant``). The held stack shrinks by one
-(in creative too: a known difference).
+torches on a side wall become wall torches (``rules.blocks.wall_variant``). The ``"place"`` before-hooks
+see the chosen ``state`` and the clicked ``face`` and may replace the state (the chests feature pairs a
+chest with its neighbour, vanilla ``ChestBlock.getStateForPlacement``) or cancel. The held stack shrinks
+by one (in creative too: a known difference).
 """
 
 from __future__ import annotations
@@ -96,11 +98,12 @@ class Placing:
                 for b in facts.collision_boxes(state)
             ]
             blocked = any(boxes_intersect(b, player_box(*o.pos)) for o in k.players for b in boxes)
-            if (
-                not blocked
-                and -64 <= target[1] < 320
-                and not k.events.behaviour("place", p, pos=target, block=block.name).cancelled
-            ):
+            asked = None
+            if not blocked and -64 <= target[1] < 320:
+                # before-hooks may cancel, or adjust the state (a chest pairing with its neighbour)
+                asked = k.events.behaviour("place", p, pos=target, block=block.name, state=state, face=face)
+            if asked is not None and not asked.cancelled:
+                state = asked["state"]
                 k.set_block(target, state)
                 inv.slots[slot] = with_count(stack, stack.count - 1)
                 ok = True

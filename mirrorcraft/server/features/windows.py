@@ -31,7 +31,7 @@ from mirrorcraft.server import facts, wire
 from mirrorcraft.server.features.inventory import Inventory
 from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
-from mirrorcraft.server.kernel.inventory import OFFHAND, OUTSIDE, Click, PlayerInventory
+from mirrorcraft.server.kernel.inventory import OUTSIDE, Click, PlayerInventory, swap_target
 from mirrorcraft.server.kernel.physics import within_reach
 from mirrorcraft.server.kernel.stacks import Stack, ids, max_stack_of, same_kind, with_count
 
@@ -234,12 +234,7 @@ class Menu:
             self.inv.cursor = s
 
     def _swap(self, slot: int, button: int) -> None:
-        if button == 40:
-            other = OFFHAND
-        elif 0 <= button <= 8:
-            other = 36 + button
-        else:
-            raise ContractError(f"click_window: swap with button {button} (expected 0-8 or 40)")
+        other = swap_target(button)
         if slot == self.result_slot:
             return
         a, b = self.get(slot), self.inv.slots[other]

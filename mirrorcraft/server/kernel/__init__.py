@@ -103,14 +103,18 @@ class Kernel:
     # ---- blocks ------------------------------------------------------------------------------------------
 
     def set_block(self, pos: Pos, state: int) -> None:
-        """Change a block and tell every player that has its chunk.
+        """Change a block, tell every player that has its chunk, then run the ``"block_changed"`` after-hooks
+        (``pos``, ``old``, ``new`` state: vanilla's neighbour shape updates, e.g. double chests).
 
         Raises:
             WorldError: ``pos`` is outside the build height.
         """
+        old = self.world.get_block(*pos)
         if not self.world.set_block(*pos, state):
             raise WorldError(f"set_block: y={pos[1]} outside the build height")
         self.send_near(pos, "block_change", wire.block_change(*pos, state))
+        if old != state:
+            self.events.notify("block_changed", None, pos=pos, old=old, new=state)
 
     def emit(self, event: str, **data: Any) -> None:
         """Publish an event (shorthand for ``events.emit``)."""

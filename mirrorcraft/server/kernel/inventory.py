@@ -48,6 +48,19 @@ def _fits_armor(slot: int, item: str) -> bool:
     return fits_equipment_slot(EQUIPMENT_SLOTS[slot - ARMOR.start], item)
 
 
+def swap_target(button: int) -> int:
+    """The window-0 slot a number-key swap (click mode 2) exchanges with: hotbar 0-8, or 40 = the off hand.
+
+    Raises:
+        ContractError: any other button.
+    """
+    if button == 40:
+        return OFFHAND
+    if 0 <= button <= 8:
+        return 36 + button
+    raise ContractError(f"click_window: swap with button {button} (expected 0-8 or 40)")
+
+
 @dataclass
 class Click:
     """A click_window packet in game terms; the client's predicted slots as ``(item id, count)``."""
@@ -249,12 +262,7 @@ class PlayerInventory:
             self._move_into(slot, inv, res)
 
     def _swap(self, slot: int, button: int, res: ClickResult) -> None:
-        if button == 40:
-            other = OFFHAND
-        elif 0 <= button <= 8:
-            other = 36 + button
-        else:
-            raise ContractError(f"click_window: swap with button {button} (expected 0-8 or 40)")
+        other = swap_target(button)
         if slot == CRAFT_RESULT:
             return
         a, b = self.slots[slot], self.slots[other]

@@ -133,6 +133,13 @@ class World:
             return 0
         return int(self.column(x >> 4, z >> 4).blocks[y - MIN_Y, z & 15, x & 15])
 
+    def biome_at(self, x: int, y: int, z: int) -> str:
+        """The biome id at a block position (biomes are stored per 4x4x4 cell)."""
+        col = self.column(x >> 4, z >> 4)
+        y = min(max(y, MIN_Y), MIN_Y + HEIGHT - 1)
+        bid = int(col.biomes[(y - MIN_Y) >> 2, (z & 15) >> 2, (x & 15) >> 2])
+        return next((name for name, i in self._biomes.items() if i == bid), "minecraft:plains")
+
     def set_block(self, x: int, y: int, z: int, state: int) -> bool:
         """Set a block; returns False outside the build height."""
         if not MIN_Y <= y < MIN_Y + HEIGHT:

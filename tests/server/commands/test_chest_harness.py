@@ -1,6 +1,6 @@
 """A vanilla-style harness uses a chest on the embedded server: an op Mineflayer bot builds the scene with
-commands typed in chat (``/setblock ... chest``, ``/give``) and deposits and withdraws items through the
-chest window with Mineflayer's own click code, as it would on a vanilla server.
+commands typed in chat (``/setblock ... chest``, ``/give``) and deposits and withdraws items through
+``bot.openContainer`` (``deposit`` / ``withdraw``), as it would on a vanilla server.
 
 Every step is checked on both sides: what the client received (chat replies in vanilla's text, the
 ``generic_9x3`` window's slots, the player's inventory) and the server's chest block entity
@@ -49,30 +49,23 @@ async def test_vanilla_harness_deposits_and_withdraws_through_a_chest(
     assert (await bot.do("wait_item", name="oak_log", atLeast=16))["got"]
     assert (await bot.do("wait_item", name="cobblestone", atLeast=10))["got"]
 
-    # -- deposit: right-click 5 logs one by one into chest slot 0, shift-click all cobblestone in ---
-    opened = await bot.do("open", x=pos[0], y=pos[1], z=pos[2])
-    assert opened["type"] == "minecraft:generic_9x3" and opened["slots"] != {}
-    assert all(int(i) >= 27 for i in opened["slots"])  # an empty chest: only the player's slots
-    await bot.do("put", slot=0, name="oak_log", n=5)
-    window = (await bot.do("wait_slot", slot=0, name="oak_log", atLeast=5))["slots"]
-    assert window["0"] == ["oak_log", 5]
-    cobble_slot = next(int(i) for i, (name, _n) in window.items() if name == "cobblestone" and int(i) >= 27)
-    after = (await bot.do("shift", slot=cobble_slot))["slots"]
-    assert after["1"] == ["cobblestone", 10] and str(cobble_slot) not in after
+    # -- deposit 5 logs and all the cobblestone -----------------------------------------------------
+    done = await bot.do(
+        "chest", x=pos[0], y=pos[1], z=pos[2], deposit=[["oak_log", 5], ["cobblestone", 10]], withdraw=[]
+    )
+    assert done["opened"]["type"] == "minecraft:generic_9x3" and done["opened"]["items"] == []  # empty
+    assert sorted(done["afterDeposit"]) == [[0, "oak_log", 5], [1, "cobblestone", 10]]
     assert _chest_view(server, pos) == {0: ("oak_log", 5), 1: ("cobblestone", 10)}
-    inv = await bot.do("close")
     held = {}
     for name, n in (await bot.do("inventory"))["items"]:
         held[name] = held.get(name, 0) + n
-    assert held == {"oak_log": 11}, (held, inv)
+    assert held == {"oak_log": 11}, held
     assert server.inventory(OP) and sorted(server.inventory(OP).values()) == [("oak_log", 11)]
 
-    # -- the storage outlives the window; withdraw the logs by shift-click ---------------------------
-    reopened = await bot.do("open", x=pos[0], y=pos[1], z=pos[2])
-    assert reopened["slots"]["0"] == ["oak_log", 5] and reopened["slots"]["1"] == ["cobblestone", 10]
-    after = (await bot.do("shift", slot=0))["slots"]
-    assert "0" not in after and after["1"] == ["cobblestone", 10]
-    await bot.do("close")
+    # -- the storage outlives the window; withdraw the logs -----------------------------------------
+    done = await bot.do("chest", x=pos[0], y=pos[1], z=pos[2], withdraw=[["oak_log", 5]])
+    assert sorted(done["opened"]["items"]) == [[0, "oak_log", 5], [1, "cobblestone", 10]]
+    assert done["afterWithdraw"] == [[1, "cobblestone", 10]]
     assert (await bot.do("wait_item", name="oak_log", atLeast=16))["got"]
     assert _chest_view(server, pos) == {1: ("cobblestone", 10)}
     logs = sum(n for name, n in server.inventory(OP).values() if name == "oak_log")
