@@ -24,6 +24,7 @@ blocks (sand, gravel) that refill a cleared cell are dug again, a few times at m
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
@@ -33,6 +34,7 @@ from mirrorcraft.gamedata import block, state_tables
 from mirrorcraft.pathing import Goal, PathFollower, Step
 from mirrorcraft.skills.movement import DIRECTIONS
 from mirrorcraft.skills.runtime import (
+    ESCAPE_DIG_MAX_TICKS,
     KEEP_BLOCKS,
     LIQUIDS,
     BaseSkill,
@@ -42,6 +44,9 @@ from mirrorcraft.skills.runtime import (
 )
 
 Cell = tuple[int, int, int]
+log = logging.getLogger(__name__)
+#: Failed stair steps that moved the player (a slip off the step) after which dig_up starts again from there.
+MAX_SLIPS = 4
 
 #: Carried blocks the body builds with, best first (cheap, full, not falling). Planks come after these; a
 #: block not in the list is placed only when the agent names it.
@@ -121,7 +126,9 @@ async def clear_cell(ctx: SkillContext, c: Cell, progress: Progress) -> str:
         leak = _leaky(ctx, c)
         if leak is not None:
             return f"{name} at {c} holds back {leak.split(' beside ')[0]}"
-        if not ctx.way_diggable(state):
+        if not ctx.way_diggable(state, ESCAPE_DIG_MAX_TICKS):
+            if name in KEEP_BLOCKS:
+                return f"{name} at {c} not dug (a workstation or container is kept)"
             return f"{name} at {c} not dug" + (
                 " (unbreakable)"
                 if math.isinf(ctx.way_tool(state)[1])
@@ -257,12 +264,15 @@ class DigUp(BaseSkill):
         wall = await self._leave_water(deadline)
         order.sort(key=lambda d: (d != wall, -self._openness(d)))
         last_why = ""
+        slips = 0  # failed climbs that left the player elsewhere (off the step's far side, into a hole)
         while ctx.feet()[1] < args.target_y:
             self.check_time(deadline)
             x, y, z = ctx.feet()
             why: dict[str, str] = {}
-            stepped = False
-            for name in order:
+            stepped = moved = False
+            # a step with no floor beyond it lets the jump's momentum carry the player off into a hole (the
+            # shaft a dig_down left): such steps come last
+            for name in sorted(order, key=lambda d: not self._guarded((x, y, z), d)):
                 dx, dz = DIRECTIONS[name]
                 floor = (x + dx, y, z + dz)
                 cells = [(x, y + 2, z), (x + dx, y + 2, z + dz), (x + dx, y + 1, z + dz)]
@@ -293,11 +303,18 @@ class DigUp(BaseSkill):
                 await PathFollower(body, stuck_ticks=20).move_step(step)
                 await ctx.settle()
                 if ctx.feet()[1] != y + 1:
+                    log.debug("dig_up: from %s %s failed, now at %s", (x, y, z), name, body.movement.position)
                     why[name] = "could not climb onto the step"
+                    if ctx.feet() != (x, y, z) and slips < MAX_SLIPS:
+                        slips += 1
+                        moved = True  # start again from where the player now stands
+                        break
                     continue
                 order = [name] + [d for d in order if d != name]
                 stepped = True
                 break
+            if moved:
+                continue
             if not stepped:
                 last_why = ", ".join(f"{d}: {w}" for d, w in why.items())
                 break
@@ -354,6 +371,13 @@ class DigUp(BaseSkill):
         dx, dz = DIRECTIONS[direction]
         return sum(_free_state(ctx.body.world.state_at(x + dx * k, y + h, z + dz * k))
                    for k in (1, 2, 3) for h in (1, 2, 3, 4))  # fmt: skip
+
+    def _guarded(self, feet: Cell, direction: str) -> bool:
+        """Whether a step up in ``direction`` has something beyond it to stop on: a floor or a wall."""
+        x, y, z = feet
+        dx, dz = DIRECTIONS[direction]
+        world = self.ctx.body.world
+        return any(not _free_state(world.state_at(x + 2 * dx, y + h, z + 2 * dz)) for h in (0, 1))
 
     def _refuse(self, cells: list[Cell], floor: Cell) -> str:
         ctx = self.ctx

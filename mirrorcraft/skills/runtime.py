@@ -106,6 +106,12 @@ def _liquid_states() -> np.ndarray:
 #: spent its whole 2,400-tick limit on it). Targets of ``mine`` are not bounded by this.
 WAY_DIG_MAX_TICKS = 100
 
+#: The same bound for the escape skills (``dig_up``, ``pillar_up``, ``tunnel``): an action of its own whose
+#: point is to get through, so a block in the way may take longer — copper or gold ore with a wooden pickaxe
+#: (150 ticks, no drop) above a pit dug with the first pickaxe — but obsidian without a diamond pickaxe still
+#: does not.
+ESCAPE_DIG_MAX_TICKS = 400
+
 #: Blocks the body never breaks on its way: the workstations and containers a player places. A staircase
 #: through the crafting table placed a moment ago costs the table (catalogue runs lost tables and furnaces
 #: to ``dig_down`` and then failed ``no_workstation``).
@@ -382,15 +388,16 @@ class SkillContext:
                 best = min(best, (dig_ticks(state, name), name), key=lambda t: t[0])
         return best[1], best[0]
 
-    def way_diggable(self, state: int) -> bool:
+    def way_diggable(self, state: int, max_ticks: float = WAY_DIG_MAX_TICKS) -> bool:
         """Whether the body may break block state ``state`` only because it is in the way: not one of
-        :data:`KEEP_BLOCKS`, and broken within :data:`WAY_DIG_MAX_TICKS` with the fastest item carried."""
+        :data:`KEEP_BLOCKS`, and broken within ``max_ticks`` (:data:`WAY_DIG_MAX_TICKS`; the escape skills
+        pass :data:`ESCAPE_DIG_MAX_TICKS`) with the fastest item carried."""
         info = block_of_state(state)
         if info.name in KEEP_BLOCKS:
             return False
         if info.name in AIR_NAMES:
             return True
-        return self.way_tool(state)[1] <= WAY_DIG_MAX_TICKS
+        return self.way_tool(state)[1] <= max_ticks
 
     def best_tool(self, block_name: str) -> tuple[str | None, bool]:
         """The carried item that breaks ``block_name`` fastest among those that harvest it.
