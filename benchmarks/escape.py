@@ -5,6 +5,9 @@ Usage::
     python benchmarks/escape.py                       # 9 kinds x 10 seeds, both clients (~1 h on 2 cores)
     python benchmarks/escape.py --kinds pit,ravine --seeds 3 --clients body
     python benchmarks/escape.py --json escape.json
+    python benchmarks/escape.py --clients body --json body.json      # one client per process, in parallel,
+    python benchmarks/escape.py --clients mineflayer --json mf.json  # then one table of both:
+    python benchmarks/escape.py --report body.json mf.json
 
 Each trial is a seeded predicament from ``tests/support/predicaments.py`` built on the sandbox world's free
 plain — a pit 3-8 deep, a sealed 1x1 shaft, a sunken pond, a cave pocket under the surface, the top of a
@@ -235,7 +238,14 @@ def main() -> None:
     ap.add_argument("--clients", default="body,mineflayer", help="body, mineflayer or both")
     ap.add_argument("--body-rate", type=float, default=100.0, help="our body's server ticks/s (default 100)")
     ap.add_argument("--json", help="write every trial here")
+    ap.add_argument("--report", nargs="+", metavar="JSON", help="only print the table of earlier --json files "
+                    "(e.g. one run per client, run side by side in two processes)")  # fmt: skip
     args = ap.parse_args()
+    if args.report:
+        rows = [r for f in args.report for r in json.loads(Path(f).read_text())]
+        report(rows, [k for k in KINDS if any(r["kind"] == k for r in rows)],
+               [c for c in ("body", "mineflayer") if any(r["client"] == c for r in rows)])  # fmt: skip
+        return
     kinds = [k for k in args.kinds.split(",") if k]
     unknown = set(kinds) - set(KINDS)
     if unknown:
