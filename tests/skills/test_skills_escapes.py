@@ -207,3 +207,34 @@ async def test_go_to_a_block_and_an_entity(server) -> None:
         assert math.dist(server.position(name), cow.pos) <= 12  # the cow wanders on; it was where we went
     finally:
         await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_dig_up_breaks_ore_a_wooden_pickaxe_cannot_harvest(server) -> None:
+    # the default job's M01 pit (issue 21): dug with the first (wooden) pickaxe, copper ore in the walls near
+    # the top; the staircase breaks it without a drop (150 ticks a block, an escape's bound is 400) where a
+    # walk's one obstruction would not (100)
+    body, skills, _ = await session(server)
+    name = body.config.username
+    try:
+        x0, z0 = 40, -42  # on the free plain, clear of every SITES box used above
+        depth = 3
+        for y in range(FEET - depth, FEET + 2):
+            server.set_block(x0, y, z0, "air")
+        server.set_block(x0, FEET - depth - 1, z0, "stone")
+        for dx in (-1, 0, 1):
+            for dz in (-1, 0, 1):
+                if (dx, dz) != (0, 0):
+                    server.set_block(x0 + dx, FEET - 1, z0 + dz, "copper_ore")
+        server.give_item(name, "wooden_pickaxe", 1)
+        server.teleport(name, x0 + 0.5, float(FEET - depth), z0 + 0.5)
+        await body.sleep(0.5)
+        before = server_counts(server, name)
+        out = await skills.run("dig_up", target_y=FEET)
+        assert out.status == "success" and out.completed == depth, out
+        assert "minecraft:copper_ore" in {b.block for b in out.blocks_broken}
+        assert "minecraft:raw_copper" not in out.inventory_delta  # broken in the way, not harvested
+        assert out.inventory_delta == _truth_delta(before, server_counts(server, name))
+        assert math.floor(server.position(name)[1]) == FEET
+    finally:
+        await body.disconnect()
