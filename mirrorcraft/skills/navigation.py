@@ -119,11 +119,13 @@ def walk_region(
 
 def stand_cell(ctx: SkillContext, target: Target) -> Cell:
     """The cell a player would stand in to be at ``target``: the nearest standable cell within its reach
-    (by distance to the target), else the target cell itself (a buried block)."""
+    (by distance to the target) not under it, else the nearest under it (a hole dug below a crafting table
+    is within reach of it but not where a player goes to use it), else the target cell itself (a buried
+    block)."""
     r = max(1, math.ceil(target.reach))
     tx, ty, tz = target.cell
     grid = PathGrid.around(ctx.body.world, target.cell, r + 1, r + 2)
-    best: tuple[float, Cell] | None = None
+    best: tuple[bool, float, Cell] | None = None
     for dx in range(-r, r + 1):
         for dy in range(-r - 1, r + 1):
             for dz in range(-r, r + 1):
@@ -131,9 +133,10 @@ def stand_cell(ctx: SkillContext, target: Target) -> Cell:
                 d = math.dist((c[0] + 0.5, c[1] + 1.62, c[2] + 0.5), (tx + 0.5, ty + 0.5, tz + 0.5))
                 if target.kind != "block":
                     d = math.dist(c, target.cell)
-                if d <= target.reach and valid(grid, c) and (best is None or (d, c) < best):
-                    best = (d, c)
-    return target.cell if best is None else best[1]
+                key = (c[1] < ty - 1, d, c)
+                if d <= target.reach and valid(grid, c) and (best is None or key < best):
+                    best = key
+    return target.cell if best is None else best[2]
 
 
 def enclosure(ctx: SkillContext, region: dict[Cell, float]) -> str | None:
