@@ -460,6 +460,7 @@ class ScriptedAgent(Agent):
         self.escape: SkillCall | None = None  # the way out a failure named, taken next
         self.escape_failures = 0  # escapes that failed in a row (then the other one, then the old ways)
         self.resume_escape: SkillCall | None = None  # an escape to retry once blocks are gathered
+        self.place_refused: set[str] = set()  # stations whose last placement failed (then recover first)
 
     def observe(self, observation: Observation) -> None:
         """Learn from the outcome of our own previous call (inventory delta and report)."""
@@ -482,7 +483,9 @@ class ScriptedAgent(Agent):
                 self.escape = self._other_escape(last.call, report.message)
         elif self.resume_escape is not None and last.call.name == "mine" and ok:
             self.escape, self.resume_escape = self.resume_escape, None
-        elif not ok:
+        elif not ok or (report.reason is not None and report.reason.value == "unreachable"):
+            # a failure, or a partial success that stopped for want of a walk ("mined 6 minecraft:stone;
+            # no more reachable: ... 4 blocks down (y=68); try dig_down"): take the way out it names
             self.escape = way_out_call(report.message)
         if last.call.name in {"explore", "dig_down", "recover", "go_to", *ESCAPES}:
             if ok or report.completed:
@@ -493,8 +496,10 @@ class ScriptedAgent(Agent):
             if ok:
                 self.stations_forgotten.discard(item)
                 self.station_trouble.pop(item, None)
+                self.place_refused.discard(item)
             else:
                 self.station_trouble[item] = self.station_trouble.get(item, 0) + 1
+                self.place_refused.add(item)
         if last.call.name == "go_to" and p.target is not None and ok:
             self.stations_forgotten.discard(p.target)  # walked up to the station seen: try it again
         if p.method is None:
@@ -786,7 +791,11 @@ class ScriptedAgent(Agent):
         held = [s.item for s in self.obs.inventory if matches(resource, s.item)]
         if held:
             item = sorted(held)[0]
-            if self.station_trouble.get(item, 0) % 3 == 2 and self.move_failures < 2:
+            if (
+                item in self.place_refused
+                and self.station_trouble.get(item, 0) % 3 == 2
+                and self.move_failures < 2
+            ):
                 self.station_trouble[item] += 1
                 return self._unstick(), None, None
             return SkillCall.create("place", {"item": item, "use": "workstation"}), None, None

@@ -47,6 +47,8 @@ Cell = tuple[int, int, int]
 log = logging.getLogger(__name__)
 #: Failed stair steps that moved the player (a slip off the step) after which dig_up starts again from there.
 MAX_SLIPS = 4
+#: Sideways steps dig_up takes when the cell over the head cannot be cleared (a kept crafting table).
+MAX_SIDESTEPS = 2
 
 #: Carried blocks the body builds with, best first (cheap, full, not falling). Planks come after these; a
 #: block not in the list is placed only when the agent names it.
@@ -264,6 +266,7 @@ class DigUp(BaseSkill):
         wall = await self._leave_water(deadline)
         order.sort(key=lambda d: (d != wall, -self._openness(d)))
         last_why = ""
+        sidesteps = 0
         slips = 0  # failed climbs that left the player elsewhere (off the step's far side, into a hole)
         while ctx.feet()[1] < args.target_y:
             self.check_time(deadline)
@@ -314,6 +317,13 @@ class DigUp(BaseSkill):
                 stepped = True
                 break
             if moved:
+                continue
+            if (
+                not stepped
+                and sidesteps < MAX_SIDESTEPS
+                and await self._sidestep((x, y, z), order, progress, deadline)
+            ):
+                sidesteps += 1  # the cell over the head could not be cleared (a kept table): start beside it
                 continue
             if not stepped:
                 last_why = ", ".join(f"{d}: {w}" for d, w in why.items())
@@ -371,6 +381,38 @@ class DigUp(BaseSkill):
         dx, dz = DIRECTIONS[direction]
         return sum(_free_state(ctx.body.world.state_at(x + dx * k, y + h, z + dz * k))
                    for k in (1, 2, 3) for h in (1, 2, 3, 4))  # fmt: skip
+
+    async def _sidestep(self, feet: Cell, order: list[str], progress: Progress, deadline: float) -> bool:
+        """When the cell over the head cannot be cleared, step one cell sideways at the same level (clearing
+        feet and head there) where it can; True once the player stands there."""
+        ctx = self.ctx
+        world = ctx.body.world
+        x, y, z = feet
+        if _free_state(world.state_at(x, y + 2, z)):
+            return False  # the head room was not the problem
+        for name in order:
+            dx, dz = DIRECTIONS[name]
+            side = (x + dx, y, z + dz)
+            cells = [side, (side[0], y + 1, side[2])]
+            over = world.state_at(side[0], y + 2, side[2])
+            floor = world.state_at(side[0], y - 1, side[2])
+            if over is None or floor is None or _free_state(floor) or self._refuse(cells, side):
+                continue
+            if not (_free_state(over) or ctx.way_diggable(over, ESCAPE_DIG_MAX_TICKS)):
+                continue
+            failed = ""
+            for c in cells:
+                self.check_time(deadline)
+                failed = await clear_cell(ctx, c, progress)
+                if failed:
+                    break
+            if failed:
+                continue
+            await PathFollower(ctx.body, stuck_ticks=20).move_step(Step(side, "walk"))
+            await ctx.settle()
+            if ctx.feet() == side:
+                return True
+        return False
 
     def _guarded(self, feet: Cell, direction: str) -> bool:
         """Whether a step up in ``direction`` has something beyond it to stop on: a floor or a wall."""

@@ -217,7 +217,7 @@ async def test_dig_up_breaks_ore_a_wooden_pickaxe_cannot_harvest(server) -> None
     body, skills, _ = await session(server)
     name = body.config.username
     try:
-        x0, z0 = 40, -42  # on the free plain, clear of every SITES box used above
+        x0, z0 = 46, -36  # on the free plain, clear of every SITES box and of the ravine
         depth = 3
         for y in range(FEET - depth, FEET + 2):
             server.set_block(x0, y, z0, "air")
@@ -236,5 +236,28 @@ async def test_dig_up_breaks_ore_a_wooden_pickaxe_cannot_harvest(server) -> None
         assert "minecraft:raw_copper" not in out.inventory_delta  # broken in the way, not harvested
         assert out.inventory_delta == _truth_delta(before, server_counts(server, name))
         assert math.floor(server.position(name)[1]) == FEET
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_dig_up_steps_aside_from_a_kept_table_over_the_head(server) -> None:
+    # seen in the default job: a staircase that ended under the player's own crafting table; every step up
+    # needs the cell over the head, which the body never breaks (a kept block): it steps aside and goes on
+    body, skills, _ = await session(server)
+    name = body.config.username
+    try:
+        x0, z0 = 46, -24
+        depth = 3
+        for y in range(FEET - depth, FEET + 2):
+            server.set_block(x0, y, z0, "air")
+        server.set_block(x0, FEET - depth + 2, z0, "crafting_table")
+        server.give_item(name, "stone_pickaxe", 1)
+        server.teleport(name, x0 + 0.5, float(FEET - depth), z0 + 0.5)
+        await body.sleep(0.5)
+        out = await skills.run("dig_up", target_y=FEET)
+        assert out.status == "success" and math.floor(server.position(name)[1]) == FEET, out
+        assert server.block_at(x0, FEET - depth + 2, z0) == "crafting_table"
+        assert "minecraft:crafting_table" not in {b.block for b in out.blocks_broken}
     finally:
         await body.disconnect()
