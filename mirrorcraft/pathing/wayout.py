@@ -66,12 +66,27 @@ class WayOut:
         return f"{what} {self.distance} blocks {self.direction}, the way is shut; try tunnel {self.direction}"
 
 
-def way_out(reachable: dict[Cell, float] | list[Cell], target: Cell) -> WayOut:
+def way_out(reachable: dict[Cell, float] | list[Cell], target: Cell, feet: Cell | None = None) -> WayOut:
     """The escape from the walkable cells ``reachable`` (a :func:`flood` result or a list) to ``target``.
 
     The best walkable cell is the one nearest the target horizontally, then in height; from there the
-    height difference decides between up, down and across.
+    height difference decides between up, down and across. With ``feet`` (where the player stands, the
+    start of the escape), a way up or down that the player already stands at the height of is across
+    from the feet: a region reaching lower than the player (a hole) named "4 blocks down (y=68)" to a
+    player standing at y=68, and the ``dig_down`` it named had nothing to do.
     """
+    way = _way_out(reachable, target)
+    if feet is not None and (
+        (way.kind == "up" and feet[1] >= way.target_y) or (way.kind == "down" and feet[1] <= way.target_y)
+    ):
+        tx, ty, tz = target
+        dist = round(math.hypot(tx - feet[0], tz - feet[2]))
+        direction = compass(tx - feet[0], tz - feet[2]) if dist > 0 else "north"
+        return WayOut("across", ty - feet[1], ty, direction, dist)
+    return way
+
+
+def _way_out(reachable: dict[Cell, float] | list[Cell], target: Cell) -> WayOut:
     cells = list(reachable) or [target]
     tx, ty, tz = target
     best = min(cells, key=lambda c: (math.hypot(c[0] - tx, c[2] - tz), abs(c[1] - ty), c))

@@ -126,21 +126,45 @@ class Explore(BaseSkill):
 
     name = "explore"
 
-    def _direction(self, wanted: str) -> str:
+    def _direction(self, wanted: str, distance: int) -> str:
         if wanted != "any":
             return wanted
         ctx = self.ctx
         counts, failed = ctx.explore_counts, ctx.explore_failed
         order = list(DIRECTIONS)
         unseen = ctx.body.memory.frontier(ctx.feet())
-        return max(
+        ranked = sorted(
             DIRECTIONS,
             key=lambda d: (unseen.get(d, 0) - 16 * failed.get(d, 0), -counts.get(d, 0), -order.index(d)),
+            reverse=True,
         )
+        # never-seen columns may be unloaded space beyond the world's edge: the best direction that has
+        # standable loaded terrain within the first leg (else the best one, to fail saying so)
+        here = ctx.feet()
+        leg = min(LEG, distance)
+        for d in ranked:
+            if self._leg_target(here, DIRECTIONS[d], leg) is not None:
+                return d
+        return ranked[0]
+
+    def _leg_target(
+        self, here: tuple[int, int, int], step_dir: tuple[int, int], leg: int
+    ) -> tuple[int, int, int] | None:
+        """The farthest standable, loaded cell of a leg of ``leg`` blocks from ``here`` (``None``: none)."""
+        ctx = self.ctx
+        dx, dz = step_dir
+        for step in range(leg, 1, -1):
+            tx, tz = here[0] + dx * step, here[2] + dz * step
+            if not ctx.body.world.is_loaded(tx, tz) or not ctx.body.world.inside_border(tx + 0.5, tz + 0.5):
+                continue
+            target = surface_cell(ctx.body, tx, tz, here[1])
+            if target is not None:
+                return target
+        return None
 
     async def run(self, args: Any, progress: Progress, deadline: float) -> None:
         ctx = self.ctx
-        direction = self._direction(args.direction)
+        direction = self._direction(args.direction, args.distance)
         ctx.explore_counts[direction] = ctx.explore_counts.get(direction, 0) + 1
         dx, dz = DIRECTIONS[direction]
         start = ctx.body.movement.position
@@ -149,16 +173,7 @@ class Explore(BaseSkill):
         while travelled < args.distance - 1 and ctx.now() < deadline:
             here = ctx.feet()
             leg = min(LEG, args.distance - int(travelled))
-            target = None
-            for step in range(leg, 1, -1):  # the farthest standable, loaded cell of this leg
-                tx, tz = here[0] + dx * step, here[2] + dz * step
-                if not ctx.body.world.is_loaded(tx, tz) or not ctx.body.world.inside_border(
-                    tx + 0.5, tz + 0.5
-                ):
-                    continue
-                target = surface_cell(ctx.body, tx, tz, here[1])
-                if target is not None:
-                    break
+            target = self._leg_target(here, (dx, dz), leg)
             if target is None:
                 blocked = "no standable loaded terrain ahead"
                 break
@@ -170,7 +185,7 @@ class Explore(BaseSkill):
             if new <= travelled + 0.5:
                 if travelled < 1:
                     region, _ = walk_region(ctx)
-                    way = way_out(region or {here: 0.0}, target)
+                    way = way_out(region or {here: 0.0}, target, here)
                     blocked = f"no walk: {way.text('the way')}"
                 else:
                     blocked = f"stuck ({res.reason or 'no progress'})"
@@ -441,7 +456,7 @@ class Recover(BaseSkill):
         if ground is None:
             return ("no safe spot within one obstruction and no open ground within "
                     f"{GROUND_UP} blocks up; try dig_up")  # fmt: skip
-        way = way_out(region or {here: 0.0}, ground)
+        way = way_out(region or {here: 0.0}, ground, here)
         return f"no safe spot within one obstruction: {way.text('open ground')}"
 
     def _open_ground(self, here: tuple) -> tuple | None:

@@ -188,7 +188,7 @@ def no_walk(ctx: SkillContext, target: Target) -> str:
         sealed = enclosure(ctx, region)
         if sealed is not None:
             return sealed
-    return "no walk: " + way_out(region or {feet: 0.0}, stand).text(target.what)
+    return "no walk: " + way_out(region or {feet: 0.0}, stand, feet).text(target.what)
 
 
 def region_reaches(region: dict[Cell, float], target: Target) -> bool:

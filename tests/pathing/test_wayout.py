@@ -87,3 +87,13 @@ def test_swimming_stays_in_water_and_a_one_high_bank_is_climbed() -> None:
     region, _ = flood(PathGrid.from_states(w), (17, 9, 17))
     assert (17, 11, 17) not in region  # nobody floats above the water
     assert any(c[1] == 11 and not (15 <= c[0] < 20 and 15 <= c[2] < 20) for c in region)  # out onto the bank
+
+
+def test_a_way_the_player_already_stands_at_the_height_of_is_across() -> None:
+    # a region reaching down into a hole beside the target named "4 blocks down (y=68)" to a player at
+    # y=68 (the default job, after a partial mine of stone): from the feet it is a tunnel across
+    region = [(0, 72, 0), (1, 72, 0), (5, 72, 0), (0, 68, 3)]
+    assert way_out(region, (6, 68, 0)).kind == "down"
+    way = way_out(region, (6, 68, 0), feet=(0, 68, 3))
+    assert (way.kind, way.direction) == ("across", "east") and "try tunnel east" in way.text()
+    assert way_out(region, (6, 68, 0), feet=(0, 72, 0)).kind == "down"  # from up there it is down
