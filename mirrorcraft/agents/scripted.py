@@ -532,8 +532,14 @@ class ScriptedAgent(Agent):
         """The next action from the goal list and the planner (module docstring)."""
         if self.context is None or self.obs is None:
             raise AgentError("scripted policy: reset() and observe() before decide()")
-        if self.escape is not None:
-            call, self.escape = self.escape, None
+        call, self.escape = self.escape, None
+        y = math.floor(self.obs.position.y)
+        if call is not None and (
+            (call.name == "dig_down" and call.args["target_y"] >= y)
+            or (call.name == "dig_up" and call.args["target_y"] <= y)
+        ):
+            call = None  # named before the player moved to that height (a partial mine's last walk)
+        if call is not None:
             self.pending = Pending(call, None, None)
             self.log.append(f"escape: {call.name} {call.args}")
             return call

@@ -29,6 +29,7 @@ from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, BaseSkill, Progress, 
 
 DIRECTIONS: dict[str, tuple[int, int]] = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 LEG = 16  #: blocks per explore leg (one plan each, inside the loaded view)
+EDGE_MARGIN = 4  #: blocks of standable loaded terrain ahead that ``explore any`` wants in a direction
 
 
 def _standable(grid: PathGrid, x: int, y: int, z: int) -> bool:
@@ -139,11 +140,15 @@ class Explore(BaseSkill):
             reverse=True,
         )
         # never-seen columns may be unloaded space beyond the world's edge: the best direction that has
-        # standable loaded terrain within the first leg (else the best one, to fail saying so)
+        # standable loaded terrain at least EDGE_MARGIN blocks ahead within the first leg (else the best
+        # one, to fail saying so); at the edge the farthest standable cell was 2 blocks ahead, inside the
+        # walk's goal radius, and the call failed having moved less than a block
         here = ctx.feet()
         leg = min(LEG, distance)
         for d in ranked:
-            if self._leg_target(here, DIRECTIONS[d], leg) is not None:
+            dx, dz = DIRECTIONS[d]
+            target = self._leg_target(here, (dx, dz), leg)
+            if target is not None and (target[0] - here[0]) * dx + (target[2] - here[2]) * dz >= EDGE_MARGIN:
                 return d
         return ranked[0]
 
