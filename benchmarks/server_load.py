@@ -1,4 +1,5 @@
-"""Load benchmark of the embedded server: N Mineflayer bots walking and digging on the sandbox world.
+"""Load benchmark of the embedded server: N Mineflayer bots walking and digging on the sandbox world, without or
+with a farm.
 
 For each N (default 1, 4, 8) a fresh copy of the sandbox is served in this process at 20 ticks/s; N
 ``tests/node/walker.js`` bots join, walk in random directions and dig the ground for ``--seconds``. The
@@ -9,7 +10,13 @@ sent per second, the server's RSS and CPU time (this process only), and the bots
 on the same machine and compete for the same cores as the server: on a 2-core box the numbers include
 that contention.
 
-    python benchmarks/server_load.py [--bots 1 4 8] [--seconds 20] [--json out.json]
+The **farm scenario** (``--scenario farm``, issue 24) lays a 32 x 32 farm next to the spawn before the bots
+join — moist farmland (water channels every 8 columns, as the arena farms are watered) under wheat at age 0 —
+and runs at ``randomTickSpeed`` 200 (Dash & Dine's rate): the crops grow to maturity during the run, the
+farmland and the sandbox's grass random-tick every tick in every chunk near a bot. The report adds the random
+ticks run per tick and the crops that matured.
+
+    python benchmarks/server_load.py [--bots 1 4 8] [--seconds 20] [--scenario plain|farm] [--json out.json]
 """
 
 from __future__ import annotations
@@ -70,12 +77,42 @@ def _rss_mb() -> float:
     return float("nan")
 
 
-async def run_one(n: int, seconds: float, template: Path) -> dict:
+FARM_SIZE = 32
+FARM_ORIGIN = (
+    -8,
+    64,
+    -8,
+)  # the sandbox's spawn is (8, 65, 8): the farm's ground level, at its north-west corner
+
+
+def lay_farm(server: EmbeddedServer, size: int = FARM_SIZE) -> list[tuple[int, int, int]]:
+    """Lay the benchmark farm (module docstring) through the test hook; returns the crop cells."""
+    x0, y, z0 = FARM_ORIGIN
+    crops = []
+    for x in range(x0, x0 + size):
+        for z in range(z0, z0 + size):
+            for dy in range(1, 8):  # clear trees and anything else above the plot
+                server.set_block(x, y + dy, z, "minecraft:air")
+            server.set_block(x, y - 1, z, "minecraft:dirt")
+            if (x - x0) % 9 == 4:
+                server.set_block(x, y, z, "minecraft:water")
+            else:
+                server.set_block(x, y, z, "minecraft:farmland", moisture="7")
+                server.set_block(x, y + 1, z, "minecraft:wheat", age="0")
+                crops.append((x, y + 1, z))
+    return crops
+
+
+async def run_one(n: int, seconds: float, template: Path, scenario: str = "plain") -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="mc-load-"))
     world = tmp / "world"
     shutil.copytree(template, world)
     server = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=20, view_distance=4))
     port = server.start()
+    crops: list[tuple[int, int, int]] = []
+    if scenario == "farm":
+        crops = lay_farm(server)
+        server.game.admin.set_game_rule("randomTickSpeed", 200)
     node = shutil.which("node")
     walkers = []
     for i in range(n):
@@ -93,11 +130,13 @@ async def run_one(n: int, seconds: float, template: Path) -> dict:
     game.tick_times.clear()
     game.tick_starts.clear()
     chunks0, cpu0, t0 = game.chunks_sent, time.process_time(), time.monotonic()
+    hits0 = game.random_ticks.hits
     await defer.gatherResults([w.ended for w in walkers])
     elapsed = time.monotonic() - t0
     times = sorted(game.tick_times)
     gaps = sorted(b - a for a, b in zip(game.tick_starts, game.tick_starts[1:], strict=False))
     res = {
+        "scenario": scenario,
         "bots": n,
         "seconds": round(elapsed, 1),
         "ticks": len(times),
@@ -114,10 +153,20 @@ async def run_one(n: int, seconds: float, template: Path) -> dict:
         "moves": sum(w.result.get("moves", 0) for w in walkers),
         "digs_timed_out": sum(w.result.get("refused", 0) for w in walkers),
         "kicked": [w.result.get("reason") for w in walkers if w.result.get("event") == "kicked"],
+        "random_ticks_per_tick": round((game.random_ticks.hits - hits0) / max(len(times), 1), 1),
     }
+    if crops:
+        res["crops"] = len(crops)
+        res["crops_mature"] = sum(server.block_at(*c) == "wheat" and _age(server, c) == 7 for c in crops)
     await defer.maybeDeferred(server.stop)
     shutil.rmtree(tmp, ignore_errors=True)
     return res
+
+
+def _age(server: EmbeddedServer, pos: tuple[int, int, int]) -> int:
+    from mirrorcraft.server import facts
+
+    return int(facts.state_props(server.game.world.get_block(*pos)).get("age", -1))
 
 
 async def main_async(args: argparse.Namespace) -> list[dict]:
@@ -128,7 +177,7 @@ async def main_async(args: argparse.Namespace) -> list[dict]:
     build_sandbox(template, 0)
     results = []
     for n in args.bots:
-        r = await run_one(n, args.seconds, template)
+        r = await run_one(n, args.seconds, template, args.scenario)
         print(json.dumps(r), flush=True)
         results.append(r)
     shutil.rmtree(tmp, ignore_errors=True)
@@ -139,6 +188,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", type=int, nargs="+", default=[1, 4, 8])
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--scenario", choices=["plain", "farm"], default="plain")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = parser.parse_args()
     results: list[dict] = []

@@ -18,7 +18,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from mirrorcraft.errors import ContractError
+from mirrorcraft.errors import ContractError, MirrorCraftError
 from mirrorcraft.server.config import ServerConfig
 
 PORT_LINE = "MIRRORCRAFT_SERVER_PORT"
@@ -89,16 +89,42 @@ class ServerProcess:
         return self.proc.returncode
 
 
+class ServerStartError(MirrorCraftError):
+    """The embedded server could not start (a port in use, an unreadable world): one line, no traceback."""
+
+
+def start_failure(err: BaseException, config: ServerConfig) -> str:
+    """One line saying why the server did not start."""
+    from twisted.internet.error import CannotListenError
+
+    if isinstance(err, CannotListenError):
+        what = "the RCON port" if err.port == config.rcon_port and err.port else "port"
+        cause = getattr(err.socketError, "strerror", None) or str(err.socketError)
+        return f"cannot listen on {what} {err.interface or '*'}:{err.port}: {cause}"
+    text = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
 def serve_forever(config: ServerConfig, save_on_stop: bool = False) -> int:
-    """Run an embedded server on this process's reactor until SIGTERM/SIGINT; prints the port line."""
+    """Run an embedded server on this process's reactor until SIGTERM/SIGINT; prints the port line.
+
+    Raises:
+        ServerStartError: the server did not start (the reactor stops at once; nothing stays listening).
+    """
     from twisted.internet import reactor
 
     from mirrorcraft.server.embedded import EmbeddedServer
 
     server = EmbeddedServer(config)
+    failure: list[str] = []
 
     def started() -> None:
-        port = server.start()
+        try:
+            port = server.start()
+        except Exception as err:  # noqa: BLE001 - any start failure ends the process with one line
+            failure.append(start_failure(err, config))
+            reactor.stop()
+            return
         # RCON/console `stop` ends the process too, as on a vanilla server.
         server.on_stop.append(lambda: reactor.callLater(0.2, reactor.stop))
         print(f"{PORT_LINE} {port}", flush=True)
@@ -114,6 +140,8 @@ def serve_forever(config: ServerConfig, save_on_stop: bool = False) -> int:
     signal.signal(signal.SIGINT, shutdown)
     reactor.callWhenRunning(started)
     reactor.run(installSignalHandlers=False)
+    if failure:
+        raise ServerStartError(failure[0])
     return 0
 
 
@@ -129,7 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(config.world).is_dir():
         print(f"world folder not found: {config.world}", file=sys.stderr)
         return 2
-    return serve_forever(config, bool(data.get("save_on_stop")))
+    try:
+        return serve_forever(config, bool(data.get("save_on_stop")))
+    except ServerStartError as err:
+        print(f"server did not start: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

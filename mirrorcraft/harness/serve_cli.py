@@ -65,35 +65,60 @@ def resolve_world(world: str, seed: int = 0) -> Path:
 
 
 def fresh_copy(save: Path, into: Path | None = None) -> Path:
-    """Copy a save folder for one episode (reset = fresh copy)."""
-    target = (
-        Path(into) if into is not None else Path(tempfile.mkdtemp(prefix="mirrorcraft-episode-")) / "world"
-    )
+    """Copy a save folder for one episode (reset = fresh copy); without ``into``, into a new scratch folder
+    (:func:`mirrorcraft.worlds.copies.scratch_folder`: removed at exit, or by the next start if this process
+    is killed)."""
+    if into is None:
+        from mirrorcraft.worlds.copies import scratch_folder
+
+        into = scratch_folder("episode-") / "world"
+    target = Path(into)
     shutil.copytree(save, target)
     return target
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Run the server in the foreground until Ctrl-C."""
+    """Run the server in the foreground until Ctrl-C or SIGTERM.
+
+    A failed start (a world that is not there or cannot be read, a port in use) prints one line to stderr
+    and exits non-zero (2 for a usage error such as an unknown world, 1 otherwise), with nothing left
+    listening and no world copy left behind; the fresh copy is removed on every exit.
+    """
+    import sys
+
     if args.server == "vanilla":
         return _serve_vanilla(args)
-    from mirrorcraft.harness.process import serve_forever
+    from mirrorcraft.harness.process import ServerStartError, serve_forever
     from mirrorcraft.server.config import ServerConfig
+    from mirrorcraft.worlds.copies import release_scratch, scratch_folder
 
-    save = resolve_world(args.world, args.seed)
-    world = save if args.in_place else fresh_copy(save)
-    print(f"serving {args.world} from {world}")
-    config = ServerConfig(
-        world=world,
-        host=args.host,
-        port=args.port,
-        tick_rate=args.tick_rate,
-        view_distance=args.view_distance,
-        episode_seed=args.episode_seed,
-        **_rcon_settings(args),  # control plane: --rcon-port / --rcon-password-file
-        **player_settings(args, world),
-    )
-    return serve_forever(config, save_on_stop=args.in_place)
+    try:
+        save = resolve_world(args.world, args.seed)
+    except WorldError as err:
+        print(f"serve: {err}", file=sys.stderr)
+        return 2
+    root = None if args.in_place else scratch_folder("serve-")
+    try:
+        world = save if root is None else fresh_copy(save, root / "world")
+        print(f"serving {args.world} from {world}" + ("" if root is None else " (a copy, removed on exit)"))
+        config = ServerConfig(
+            world=world,
+            host=args.host,
+            port=args.port,
+            tick_rate=args.tick_rate,
+            view_distance=args.view_distance,
+            episode_seed=args.episode_seed,
+            **_rcon_settings(args),  # control plane: --rcon-port / --rcon-password-file
+            **player_settings(args, world),
+        )
+        return serve_forever(config, save_on_stop=args.in_place)
+    except (ServerStartError, WorldError, OSError) as err:
+        text = str(err) if root is None else str(err).replace(str(root / "world"), str(save))
+        print(f"serve: {text}", file=sys.stderr)  # the copy's path is gone: name the save
+        return 1
+    finally:
+        if root is not None:
+            release_scratch(root)
 
 
 def player_settings(args: argparse.Namespace, world: Path) -> dict:
@@ -212,10 +237,24 @@ def _report_rcon(args: argparse.Namespace, port: int, password: str) -> None:
 
 
 def _port(text: str) -> int:
-    port = int(text)
+    port = _int(text)
     if not 1 <= port <= 65535:  # 0 would bind a free port the command line could not report
         raise argparse.ArgumentTypeError(f"{text}: expected a TCP port 1-65535")
     return port
+
+
+def _game_port(text: str) -> int:
+    port = _int(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text}: expected a TCP port 0-65535 (0 = any free port)")
+    return port
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number") from None
 
 
 def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -229,7 +268,9 @@ def add_serve_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
     )
     p.add_argument("--world", required=True, help="save folder or catalogue name (sandbox)")
     p.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=25565, help="TCP port, 0 = any free port (default 25565)")
+    p.add_argument(
+        "--port", type=_game_port, default=25565, help="TCP port, 0 = any free port (default 25565)"
+    )
     p.add_argument("--tick-rate", type=float, default=20.0, help="game ticks per second (default 20)")
     p.add_argument("--view-distance", type=int, default=4, help="chunk radius sent to players (default 4)")
     p.add_argument("--seed", type=int, default=0, help="world seed for catalogue builds (default 0)")

@@ -891,6 +891,55 @@ class ScoreboardDisplayObjective(Packet):
     name: str = wire(STRING)
 
 
+@packet("teams")
+class Teams(Packet):
+    """Update Teams (wiki.vg 1.19.2): mode 0 create, 1 remove, 2 update info, 3 add entities, 4 remove
+    entities. Modes 0 and 2 carry the display name, the friendly flags (0x01 friendly fire, 0x02 see
+    invisible team mates), name tag visibility, collision rule, colour (``ChatFormatting`` id, 21 = reset),
+    prefix and suffix (names and affixes are JSON text components); modes 0, 3 and 4 the entity names."""
+
+    team: str = ""
+    mode: int = 0
+    display_name: str | None = None
+    flags: int | None = None
+    name_tag_visibility: str | None = None
+    collision_rule: str | None = None
+    color: int | None = None
+    prefix: str | None = None
+    suffix: str | None = None
+    entities: list[str] | None = None
+
+    @classmethod
+    def read(cls, r: Reader, proto: int) -> Teams:
+        p = cls(team=r.string("team"), mode=r.i8("mode"))
+        if p.mode not in (0, 1, 2, 3, 4):
+            raise r.error(f"unknown teams mode {p.mode}", "mode")
+        if p.mode in (0, 2):
+            p.display_name, p.flags = r.string("display_name"), r.i8("flags")
+            p.name_tag_visibility, p.collision_rule = (
+                r.string("name_tag_visibility"),
+                r.string("collision_rule"),
+            )
+            p.color, p.prefix, p.suffix = r.varint("color"), r.string("prefix"), r.string("suffix")
+        if p.mode in (0, 3, 4):
+            p.entities = r.array(lambda: r.string("entities"), "entities")
+        return p
+
+    def write(self, w: Writer, proto: int) -> None:
+        w.string(self.team)
+        w.i8(self.mode)
+        if self.mode in (0, 2):
+            w.string(self.display_name or "")
+            w.i8(self.flags or 0)
+            w.string(self.name_tag_visibility or "always")
+            w.string(self.collision_rule or "always")
+            w.varint(21 if self.color is None else self.color)
+            w.string(self.prefix or "")
+            w.string(self.suffix or "")
+        if self.mode in (0, 3, 4):
+            w.array(list(self.entities or []), w.string)
+
+
 @dataclass(kw_only=True)
 class MapIcon:
     """A map decoration."""

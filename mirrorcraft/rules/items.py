@@ -19,11 +19,17 @@ from mirrorcraft.rules.packs import namespaced
 __all__ = [
     "EQUIPMENT_SLOTS",
     "always_edible",
+    "block_food",
+    "chance_effects",
+    "cures",
+    "drink",
     "eaten_remainder",
     "fast_food",
     "fits_equipment_slot",
     "food_effects",
+    "food_value",
     "item_constants",
+    "use_ticks",
 ]
 
 
@@ -68,3 +74,59 @@ def fits_equipment_slot(slot: str, item: str) -> bool:
     table = item_constants()["equipment_slots"][slot]
     name = namespaced(item)
     return name in table["items"] or name.partition(":")[2].endswith(tuple(table["suffixes"]))
+
+
+def chance_effects(item: str) -> tuple[tuple[str, int, int, float], ...]:
+    """The effects eating ``item`` gives by chance, as ``(effect id, duration ticks, amplifier, probability)``
+    (vanilla rolls ``nextFloat() < probability`` for each)."""
+    return tuple(
+        (str(e), int(t), int(a), float(pr))
+        for e, t, a, pr in item_constants()["chance_effects"].get(namespaced(item), ())
+    )
+
+
+def use_ticks(item: str) -> int | None:
+    """How many ticks using ``item`` takes when it differs from a food's 32 / 16 (honey 40, milk 32)."""
+    v = item_constants()["use_ticks"].get(namespaced(item))
+    return None if v is None else int(v)
+
+
+def drink(item: str) -> dict[str, Any] | None:
+    """A non-food item finished by use (milk): ``{"clears_effects": bool, "leaves": item}``, else ``None``."""
+    d = item_constants()["drinks"].get(namespaced(item))
+    return None if d is None else dict(d)
+
+
+def cures(item: str) -> tuple[str, ...]:
+    """The effects consuming ``item`` removes (honey: poison)."""
+    return tuple(item_constants()["cures"].get(namespaced(item), ()))
+
+
+def block_food() -> dict[str, Any]:
+    """``CakeBlock`` (a food eaten from the placed block): ``block``, ``max_bites``, ``nutrition``, ``saturation_modifier`` (a slice restores
+    ``nutrition`` and ``nutrition x modifier x 2`` saturation, ``FoodData.eat``)."""
+    return dict(item_constants()["block_food"])
+
+
+def food_value(item: str) -> float | None:
+    """What eating all of ``item`` restores, hunger points plus saturation (``None``: not a food).
+
+    PillagerBench's Dash & Dine scores a delivered food by this sum (rabbit stew 10 + 12 = 22, cooked beef
+    8 + 12.8 = 20.8); minecraft-data's foods give it for eaten items, and the cake, eaten from its placed
+    block slice by slice, restores ``max_bites + 1`` slices (bites 0 to ``max_bites``) of ``nutrition`` +
+    ``nutrition x modifier x 2`` (7 x (2 + 0.4) = 16.8, ``CakeBlock`` / ``FoodData.eat``). Rounded to 4
+    decimals: minecraft-data carries Java's float saturations (golden carrot 14.399999...).
+    """
+    from mirrorcraft.errors import GameDataError
+    from mirrorcraft.gamedata import registries
+
+    name = namespaced(item)
+    cake = block_food()
+    if name == namespaced(cake["block"]):
+        slice_ = cake["nutrition"] + cake["nutrition"] * cake["saturation_modifier"] * 2
+        return round((cake["max_bites"] + 1) * slice_, 4)
+    try:
+        info = registries.food(name)
+    except GameDataError:
+        return None
+    return round(info.food_points + info.saturation, 4)

@@ -32,7 +32,18 @@ class ServerConfig(BaseModel):
         keep_alive_interval / keep_alive_timeout: Seconds between keep-alives / before a silent client is
             kicked (vanilla: 15 / 30).
         extra_datapacks: More pack roots (folders or zips) loaded after the save's ``datapacks/``.
-        max_players: Refuse logins beyond this.
+        max_players: Refuse logins beyond this (counted when a login completes, as vanilla's
+            ``PlayerList.canPlayerLogin``: connections still logging in hold no slot).
+        login_timeout: Seconds a connection may take from connecting to entering play (vanilla: 600 ticks
+            of ``ServerLoginPacketListenerImpl``, 30 s); then it is closed (``multiplayer.disconnect.
+            slow_login`` when it reached the login state).
+        remembered_players: How many players who left keep their per-name state (game mode, food, experience,
+            effects, advancements, enchantment seed) for a rejoin; the least recently departed beyond this
+            is forgotten (vanilla keeps that state on disk in ``playerdata/`` for ever and nothing in
+            memory; MirrorCraft keeps it in memory only, bounded).
+        max_pending_logins_per_address: Connections of one address not yet in play (handshaking, status,
+            logging in) kept at once; one more closes the oldest of them (vanilla has no such bound: a
+            MirrorCraft guard against handshake floods that never locks out a fresh login).
         rcon_port / rcon_password: Serve RCON on 127.0.0.1 at this port (0 = any free port; ``None`` = no
             RCON); ``None`` password = a random one (``EmbeddedServer.rcon_password``). docs/control.md.
         ops / never_ops: Op player names (level 4; default none) and names that may never be ops (agents).
@@ -40,6 +51,8 @@ class ServerConfig(BaseModel):
             ``None``: the ops live only in memory for this run.
         default_game_mode: The game mode of players joining for the first time (``server.properties``
             ``gamemode``; the ``defaultgamemode`` command changes it while the server runs).
+        pvp: Whether players can hurt each other (``server.properties`` ``pvp``, vanilla default true); a
+            team without friendly fire protects its members from each other either way.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -55,12 +68,16 @@ class ServerConfig(BaseModel):
     keep_alive_timeout: float = Field(30.0, gt=0)
     extra_datapacks: list[Path] = Field(default_factory=list)
     max_players: int = Field(20, ge=1)
+    login_timeout: float = Field(30.0, gt=0)
+    remembered_players: int = Field(64, ge=0)
+    max_pending_logins_per_address: int = Field(16, ge=1)
     rcon_port: int | None = Field(None, ge=0, le=65535)
     rcon_password: str | None = None
     ops: list[str] = Field(default_factory=list)
     never_ops: list[str] = Field(default_factory=list)
     ops_file: Path | None = None
     default_game_mode: Literal["survival", "creative", "adventure", "spectator"] = "survival"
+    pvp: bool = True
 
 
 def seeded_rng(world_seed: int, episode_seed: int, purpose: str) -> random.Random:

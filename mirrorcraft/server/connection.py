@@ -16,6 +16,15 @@ with a protocol this server does not speak gets vanilla's disconnect component
 the version name) instead of quarry's plain text. 1.19 (759) is accepted besides 760 (a MirrorCraft
 extension).
 
+Connections that have not entered play yet hold no player slot (vanilla counts a player in
+``PlayerList.canPlayerLogin`` when the login completes, ``multiplayer.disconnect.server_full``): a flood
+of sockets that only send a handshake cannot fill the server. Each such connection has a deadline,
+``ServerConfig.login_timeout`` seconds from connecting (vanilla: 600 ticks of
+``ServerLoginPacketListenerImpl``, ``multiplayer.disconnect.slow_login``), and one address may hold at
+most ``ServerConfig.max_pending_logins_per_address`` of them: one more closes the oldest
+(:class:`PendingLogins`; vanilla has no such bound, and refusing the newest instead would lock out a real
+login from a flooded address).
+
 The game half of a player is the kernel's :class:`~mirrorcraft.server.kernel.players.Player`, created at
 login with this connection as its transport (``send`` / ``close``). Play packets are decoded by
 ``mirrorcraft.protocol`` (an error names the packet, field and offset) and dispatched to the handlers the
@@ -26,10 +35,12 @@ from __future__ import annotations
 
 import logging
 import zlib
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from quarry.net.server import ServerProtocol
 from quarry.types.buffer import BufferUnderrun
+from twisted.internet import reactor
 
 from mirrorcraft import PROTOCOL_1_19, PROTOCOL_1_19_2
 from mirrorcraft.errors import ProtocolError
@@ -49,6 +60,46 @@ MAX_UNCOMPRESSED = 8388608  # vanilla's limit on a decompressed packet
 VERSION_NAME = "1.19.2"  # SharedConstants.getCurrentVersion().getName()
 SPOKEN = (PROTOCOL_1_19_2, PROTOCOL_1_19)
 SAMPLE_SIZE = 12  # players listed in a status response (MinecraftServer.tickServer)
+#: Serverbound string fields vanilla reads with a length limit (``FriendlyByteBuf.readUtf(max)`` in the
+#: packet's constructor): packet → (field, max characters). Longer strings fail the decoder, which closes
+#: the connection with the decoder's message (``Connection.exceptionCaught``, ``disconnect.genericReason``).
+STRING_LIMITS = {"chat_message": ("message", 256), "chat_command": ("command", 256)}
+
+
+class PendingLogins:
+    """Connections not yet in play, by remote address, oldest first; at most ``limit`` per address.
+
+    Args:
+        limit: Connections one address may hold before play (``ServerConfig.max_pending_logins_per_address``).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._by_host: dict[str, OrderedDict[int, PlayerConnection]] = {}
+
+    def add(self, conn: PlayerConnection) -> PlayerConnection | None:
+        """Track ``conn``; returns the oldest connection of its address when the address is over its limit
+        (the caller closes it)."""
+        pending = self._by_host.setdefault(conn.remote_host, OrderedDict())
+        pending[id(conn)] = conn
+        if len(pending) > self.limit:
+            _, oldest = pending.popitem(last=False)
+            return oldest
+        return None
+
+    def discard(self, conn: PlayerConnection) -> None:
+        """Stop tracking ``conn`` (it entered play or closed)."""
+        pending = self._by_host.get(conn.remote_host)
+        if pending is not None:
+            pending.pop(id(conn), None)
+            if not pending:
+                del self._by_host[conn.remote_host]
+
+    def count(self, host: str | None = None) -> int:
+        """Connections not yet in play (of one address, or of all)."""
+        if host is not None:
+            return len(self._by_host.get(host, ()))
+        return sum(len(v) for v in self._by_host.values())
 
 
 class PlayerConnection(ServerProtocol):
@@ -61,6 +112,49 @@ class PlayerConnection(ServerProtocol):
         self.player: Player | None = None  # the game half, from login on
         self.joined = False
         self.packets_received = 0
+        self._deadline = None  # the login deadline (an IDelayedCall) until play
+        self._pending = False
+
+    @property
+    def remote_host(self) -> str:
+        return getattr(self.remote_addr, "host", str(self.remote_addr))
+
+    def connection_made(self) -> None:
+        super().connection_made()
+        self._deadline = reactor.callLater(self.game.config.login_timeout, self._login_timed_out)
+        self._pending = True
+        evicted = self.factory.pending.add(self)
+        if evicted is not None:
+            evicted._pending = False
+            evicted._refuse(C.text("Too many connections from your address are logging in"))
+
+    def connection_lost(self, reason=None) -> None:
+        self._end_pending()
+        super().connection_lost(reason)
+
+    def _end_pending(self) -> None:
+        if self._deadline is not None and self._deadline.active():
+            self._deadline.cancel()
+        self._deadline = None
+        if self._pending:
+            self._pending = False
+            self.factory.pending.discard(self)
+
+    def _login_timed_out(self) -> None:
+        """Vanilla ``ServerLoginPacketListenerImpl.tick``: 600 ticks without completing the login."""
+        self._deadline = None
+        if not self.joined and not self.closed:
+            self._refuse(C.translatable("multiplayer.disconnect.slow_login"))
+
+    def _refuse(self, reason: C.Component) -> None:
+        """Close a connection that is not in play: a ``login_disconnect`` with the vanilla component when
+        it is in the login state, else just the socket."""
+        if self.closed:
+            return
+        if self.protocol_mode == "login":
+            self.send_packet("login_disconnect", self.buff_type.pack_string(wire.component_json(reason)))
+        log.info("closing %s before play: %s", self.remote_host, C.render(reason))
+        super(ServerProtocol, self).close(C.render(reason))  # quarry's close would send its own text
 
     # ---- hardened framing ----------------------------------------------------------------------------
 
@@ -143,10 +237,21 @@ class PlayerConnection(ServerProtocol):
             self.send_packet("login_disconnect", self.buff_type.pack_string(wire.component_json(reason)))
             super(ServerProtocol, self).close(C.render(reason))  # quarry's close would send its own text
             return
-        if len(self.factory.players) >= self.factory.max_players:
-            self.close("Server is full")
-        else:
-            self.factory.players.add(self)
+        # No player slot yet: vanilla counts a player only when the login completes (player_joined).
+
+    def packet_login_start(self, buff) -> None:
+        """Vanilla ``ServerboundHelloPacket`` reads the name with ``readUtf(16)`` and ``handleHello`` refuses
+        names with characters outside 33-126 (``isValidUsername``); quarry takes any name."""
+        buff.save()
+        name = buff.unpack_string()
+        buff.restore()
+        if len(name.encode("utf-8")) > 3 * 16 or len(name) > 16:
+            raise ProtocolError(f"login name of {len(name)} characters: the limit is 16")
+        if not name or any(ord(ch) <= 32 or ord(ch) >= 127 for ch in name):
+            self._refuse(C.text("Invalid characters in username"))
+            buff.discard()
+            return
+        super().packet_login_start(buff)
 
     def packet_status_request(self, buff) -> None:
         """``ServerStatus`` as vanilla 1.19.2 writes it: the MOTD, players (a sample of up to 12), this
@@ -172,6 +277,12 @@ class PlayerConnection(ServerProtocol):
     # ---- lifecycle -------------------------------------------------------------------------------------
 
     def player_joined(self) -> None:
+        """The login completed (quarry's offline ``login_start``): take a slot, or refuse as vanilla's
+        ``PlayerList.canPlayerLogin`` does when the server is full."""
+        self._end_pending()
+        if len(self.game.kernel.players) >= self.factory.max_players:
+            self._refuse(C.translatable("multiplayer.disconnect.server_full"))
+            return
         super().player_joined()
         self.player = Player(self.display_name, self.uuid, self, self.protocol_version)
         self.game.connect(self.player)
@@ -202,4 +313,21 @@ class PlayerConnection(ServerProtocol):
         body = buff.read()
         if not handlers.handles(ours) or self.player is None:
             return  # settings, plugin messages, animation, pong, recipe book...: nothing to do
-        handlers.dispatch(self.player, ours, decode(ours, body, self.protocol_version, SERVERBOUND))
+        decoded = decode(ours, body, self.protocol_version, SERVERBOUND)
+        if ours in STRING_LIMITS and (too_long := string_too_long(decoded, *STRING_LIMITS[ours])):
+            log.info("kicking %s: %s: %s", self.display_name, ours, too_long)
+            self.close(f"Internal Exception: io.netty.handler.codec.DecoderException: {too_long}")
+            return
+        handlers.dispatch(self.player, ours, decoded)
+
+
+def string_too_long(pkt: object, field: str, limit: int) -> str | None:
+    """Vanilla ``FriendlyByteBuf.readUtf(limit)``'s refusal of ``pkt.field``, or ``None`` when it fits: first
+    the encoded length against 3 bytes per character, then the characters."""
+    text: str = getattr(pkt, field)
+    encoded = len(text.encode("utf-8"))
+    if encoded > 3 * limit:
+        return f"The received encoded string buffer length is longer than maximum allowed ({encoded} > {3 * limit})"
+    if len(text) > limit:
+        return f"The received string length is longer than maximum allowed ({len(text)} > {limit})"
+    return None

@@ -20,7 +20,7 @@ from mirrorcraft import PROTOCOL_1_19, PROTOCOL_1_19_2
 from mirrorcraft.errors import ContractError
 from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
-from mirrorcraft.server.connection import PlayerConnection
+from mirrorcraft.server.connection import PendingLogins, PlayerConnection
 from mirrorcraft.server.game import Game
 from mirrorcraft.server.kernel import Player
 
@@ -38,6 +38,7 @@ class _Factory(ServerFactory):
         super().__init__()
         self.game = game
         self.max_players = max_players
+        self.pending = PendingLogins(game.config.max_pending_logins_per_address)
 
 
 class EmbeddedServer:
@@ -61,13 +62,23 @@ class EmbeddedServer:
         return self._port.getHost().port
 
     def start(self) -> int:
-        """Load the world, listen and start ticking; returns the bound port (port 0 picks a free one)."""
+        """Load the world, listen and start ticking; returns the bound port (port 0 picks a free one).
+
+        Raises:
+            WorldError, DatapackError, ContractError: the world or its packs cannot be loaded.
+            CannotListenError: the game or RCON port is taken; whatever had started is stopped again, so
+                nothing keeps listening or ticking.
+        """
         self.game = Game(self.config)
         self.game.stop_handlers.append(self._stop_requested)
         factory = _Factory(self.game, self.config.max_players)
         self._port = reactor.listenTCP(self.config.port, factory, interface=self.config.host)
-        self.game.start()
-        self.game.rcon.start()  # control plane: RCON if configured
+        try:
+            self.game.start()
+            self.game.rcon.start()  # control plane: RCON if configured
+        except BaseException:
+            self.stop()
+            raise
         log.info("embedded server on %s:%d (world %s)", self.config.host, self.port, self.config.world)
         return self.port
 

@@ -28,7 +28,9 @@ COW_TYPE = "minecraft:cow"
 OVERWORLD = "minecraft:overworld"
 
 BlockInfo = _blocks.BlockInfo
+all_blocks = _blocks.all_blocks
 block = _blocks.block
+block_by_id = _blocks.block_by_id
 block_of_state = _blocks.block_of_state
 collision_boxes = _blocks.collision_boxes
 state_tables = _blocks.state_tables

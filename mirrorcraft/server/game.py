@@ -9,16 +9,30 @@ exactly this list; :mod:`~mirrorcraft.server.kernel.clock`).
 
 Build order (each feature after those it depends on) and what it means for the hooks:
 
-* ``"joined"`` (after the join sequence): keep-alive, chat (the yellow joined line to the others),
+* ``"joined"`` (after the join sequence): keep-alive, teams (every team and shown objective to the newcomer),
+  chat (the yellow joined line to the others),
   advancements (the tree), experience (the bar), mobs (the cows), admin (difficulty, time, weather,
-  effects) — then the ``join`` event. ``"left"``: chat (the left line) first.
-* ``"use_block"`` (a ``use_item_on`` before placing): crafting table, furnaces, enchanting table, chests.
-* ``"block_broken"``: block entities (a furnace's or chest's contents drop), food (the breaker's exhaustion).
+  effects, game mode) — then the ``join`` event. ``"left"``: movement (the move checks), chat (the left line
+  and the spam count), windows (the open window closes) and the per-connection state of keep-alive,
+  crafting and digging. ``"forget"`` (a departed player beyond ``ServerConfig.remembered_players``): admin,
+  advancements, food, effects, experience, enchanting drop what they keep by name.
+* ``"use_block"`` (a ``use_item_on`` before placing): crafting table, furnaces, enchanting table, chests,
+  cakes (food), sweet berry bushes (farming); then ``"use_item_on"``: hoes and bone meal (farming).
+* ``"use_entity"`` packets: mobs (attacks on animals), PvP (attacks on players), milking (interact).
+* ``"block_broken"``: block entities (a furnace's, hopper's or chest's contents drop), food (the breaker's
+  exhaustion).
+* ``"block_changed"`` (every ``Kernel.set_block``): hoppers (a placed hopper's block entity), block updates
+  (the neighbours' shapes, depth first: double chests, fences, crops...), random ticks (the index of ticking
+  blocks).
 
-Tick order (vanilla: spawning happens in the chunk tick, before the entities tick; an effect acts on the
-tick its duration runs out, so food comes before admin): items, spawning, furnaces, mobs, open windows,
-advancement triggers, food, delayed digs, admin (day time, weather, effect durations), movement broadcasts,
-keep-alive. A late reactor's skipped ticks re-run the items phase (at most 4) before the full tick.
+Tick order (vanilla ``ServerLevel.tick``: scheduled block ticks, then the chunk tick — spawning, then random
+ticks — then entities and block entities; an effect acts on the tick its duration runs out, so food comes
+before admin; ``MinecraftServer.tickChildren`` runs the tick functions before any level): tick functions
+(scenario judges), items, block ticks, spawning, random ticks, furnaces, hoppers, mobs, open windows,
+advancement triggers, food, delayed digs, admin (day time, weather, effect durations), movement
+broadcasts, keep-alive. A late reactor's skipped ticks re-run the items phase (at most 4) before the full
+tick (scheduled block ticks that fell due meanwhile run on the next full tick; random ticks are not
+replayed).
 
 Adding a mechanic is one feature module plus one line here (build it; add its tick phase if it has one).
 """
@@ -32,6 +46,7 @@ from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.features.admin import Admin
 from mirrorcraft.server.features.advancements import Advancements
 from mirrorcraft.server.features.blockentities import BlockEntities
+from mirrorcraft.server.features.blockupdates import BlockUpdates
 from mirrorcraft.server.features.chat import Chat
 from mirrorcraft.server.features.chests import Chests
 from mirrorcraft.server.features.chunks import Chunks
@@ -41,17 +56,27 @@ from mirrorcraft.server.features.digging import Digging
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.enchanting import Enchanting
 from mirrorcraft.server.features.experience import Experience
+from mirrorcraft.server.features.farming import Farming
 from mirrorcraft.server.features.food import Food
+from mirrorcraft.server.features.functions import TickFunctions
 from mirrorcraft.server.features.furnaces import Furnaces
+from mirrorcraft.server.features.hoppers import Hoppers
 from mirrorcraft.server.features.inventory import Inventory
 from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.features.join import Join
 from mirrorcraft.server.features.keepalive import KeepAlive
+from mirrorcraft.server.features.light import Light
+from mirrorcraft.server.features.milking import Milking
 from mirrorcraft.server.features.mobs import Mobs
 from mirrorcraft.server.features.movement import Movement
+from mirrorcraft.server.features.nature import Nature
 from mirrorcraft.server.features.placing import Placing
+from mirrorcraft.server.features.pvp import Pvp
+from mirrorcraft.server.features.randomticks import RandomTicks
 from mirrorcraft.server.features.rcon_listener import RconListener
+from mirrorcraft.server.features.shapes import Shapes
 from mirrorcraft.server.features.spawning import NaturalSpawner
+from mirrorcraft.server.features.teams import Teams
 from mirrorcraft.server.features.windows import Windows
 from mirrorcraft.server.kernel import Kernel, Player, Players
 from mirrorcraft.server.kernel.events import Events, Listener
@@ -78,7 +103,8 @@ class Game:
         self.effects = Effects(k)
         self.movement = Movement(k, self.chunks, self.effects)
         self.keepalive = KeepAlive(k)
-        self.chat = Chat(k)
+        self.teams = Teams(k)
+        self.chat = Chat(k, self.teams)
         self.items = Items(k)
         self.inventory = Inventory(k, self.items)
         self.advancements = Advancements(k, r)
@@ -88,15 +114,27 @@ class Game:
         self.furnaces = Furnaces(k, r, self.windows, self.experience)
         self.enchanting = Enchanting(k, r, self.windows, self.experience, self.advancements)
         self.chests = Chests(k, self.windows)
-        self.block_entities = BlockEntities(k, self.furnaces, self.chests, self.items)
+        self.hoppers = Hoppers(k, self.chests, self.items)
+        self.block_entities = BlockEntities(k, self.furnaces, self.chests, self.hoppers, self.items)
         self.mobs = Mobs(k, r, self.items, self.effects)
         self.admin = Admin(
             k, self.effects, self.items, self.inventory, self.experience, self.movement, self.chat
         )
         self.spawning = NaturalSpawner(k, r, self.mobs, self.admin)
-        self.food = Food(k, self.admin, self.effects, self.items)
         self.digging = Digging(k, r, self.items, self.admin, self.effects)
-        self.placing = Placing(k)
+        self.block_updates = BlockUpdates(k, self.digging)
+        self.chests.use_block_updates(self.block_updates)  # chests pair and split through block updates
+        self.food = Food(k, self.admin, self.effects, self.items, self.block_updates)
+        self.placing = Placing(k, self.block_updates)
+        self.pvp = Pvp(k, self.admin, self.effects, self.teams, self.chat)
+        self.milking = Milking(k, self.mobs, self.admin, self.items)
+        self.light = Light(k, self.admin)
+        self.random_ticks = RandomTicks(k, self.admin)
+        self.shapes = Shapes(k, r, self.block_updates)
+        self.farming = Farming(
+            k, r, self.block_updates, self.random_ticks, self.light, self.items, self.windows
+        )
+        self.nature = Nature(k, r, self.admin, self.block_updates, self.random_ticks, self.light, self.shapes)
         self.join = Join(k, self.chunks, self.movement, self.inventory, self.items, self.food, self.admin)
         self.commands = Commands(
             k,
@@ -117,14 +155,23 @@ class Game:
                 seed=config.episode_seed,
             ),
             self.chat,
+            self.teams.scoreboard,
         )
         self.rcon = RconListener(k, self.commands)
+        self.functions = TickFunctions(k)  # scenario judges the harness installs (vanilla's tick functions)
         # ---- the tick ------------------------------------------------------------------------------------
         k.clock.set_phases(
             [
+                (
+                    "functions",
+                    self.functions.tick,
+                ),  # vanilla ticks #minecraft:tick functions before the levels
                 ("items", self.items.tick),
+                ("block ticks", self.block_updates.tick),  # vanilla: scheduled ticks before the chunk tick
                 ("spawning", self.spawning.tick),  # vanilla spawns in the chunk tick, before the entities
+                ("random ticks", self.random_ticks.tick),  # the chunk tick after spawning (tickChunk)
                 ("furnaces", self.furnaces.tick),
+                ("hoppers", self.hoppers.tick),
                 ("mobs", self.mobs.tick),
                 ("windows", self.windows.tick),
                 ("advancements", self.advancements.tick),

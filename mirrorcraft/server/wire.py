@@ -582,3 +582,67 @@ def _display(d: AdvancementDef, xy: tuple[float, float]) -> cb.AdvancementDispla
         x=xy[0],
         y=xy[1],
     )
+
+
+# ---- scoreboard and teams (vanilla ServerScoreboard's packets) ---------------------------------------------
+
+
+def scoreboard_objective(
+    name: str, mode: int, display_name: Mapping[str, Any] | None = None, hearts: bool = False
+) -> bytes:
+    """``ClientboundSetObjectivePacket``: mode 0 add, 1 remove, 2 change; 0/2 carry the display name and the
+    render type (0 integer, 1 hearts)."""
+    shown = component_json(display_name) if display_name is not None else None
+    return _enc(
+        cb.ScoreboardObjective(
+            name=name, mode=mode, display_text=shown, type=(1 if hearts else 0) if mode != 1 else None
+        )
+    )
+
+
+def update_score(holder: str, objective: str, value: int) -> bytes:
+    """``ClientboundSetScorePacket`` CHANGE: ``holder``'s score in ``objective``."""
+    return _enc(cb.ScoreboardScore(item_name=holder, action=0, score_name=objective, value=value))
+
+
+def remove_score(holder: str, objective: str | None) -> bytes:
+    """``ClientboundSetScorePacket`` REMOVE: one objective's score of ``holder``, or all (``None`` → ``""``)."""
+    return _enc(cb.ScoreboardScore(item_name=holder, action=1, score_name=objective or ""))
+
+
+def display_scoreboard(slot: int, objective: str | None) -> bytes:
+    """``ClientboundSetDisplayObjectivePacket``: the objective a display slot shows (``""`` = none)."""
+    return _enc(cb.ScoreboardDisplayObjective(position=slot, name=objective or ""))
+
+
+def teams(
+    team: str,
+    mode: int,
+    *,
+    display_name: Mapping[str, Any] | None = None,
+    flags: int = 0,
+    name_tag_visibility: str = "always",
+    collision_rule: str = "always",
+    color: int = 21,
+    prefix: Mapping[str, Any] | None = None,
+    suffix: Mapping[str, Any] | None = None,
+    entities: Sequence[str] = (),
+) -> bytes:
+    """``ClientboundSetPlayerTeamPacket`` (wiki.vg "Update Teams"): 0 create (info and entities), 1 remove,
+    2 update info, 3 add entities, 4 remove entities."""
+    info = mode in (0, 2)
+    empty = {"text": ""}
+    return _enc(
+        cb.Teams(
+            team=team,
+            mode=mode,
+            display_name=component_json(display_name or empty) if info else None,
+            flags=flags if info else None,
+            name_tag_visibility=name_tag_visibility if info else None,
+            collision_rule=collision_rule if info else None,
+            color=color if info else None,
+            prefix=component_json(prefix or empty) if info else None,
+            suffix=component_json(suffix or empty) if info else None,
+            entities=list(entities) if mode in (0, 3, 4) else None,
+        )
+    )

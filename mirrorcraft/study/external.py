@@ -30,7 +30,6 @@ no cost): the record goes through ``report`` like any other and forms its own co
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -396,8 +395,10 @@ async def run_external_episode(
     finally:
         if server is not None:
             await server.stop()
-        if copy_root is not None and not settings.keep_world:
-            shutil.rmtree(copy_root, ignore_errors=True)
+        if copy_root is not None:
+            from mirrorcraft.worlds.copies import release_scratch
+
+            release_scratch(copy_root, keep=settings.keep_world)
     write_record(settings.records_dir, record, notes)
     return record
 

@@ -77,8 +77,6 @@ import functools
 import gzip
 import json
 import os
-import shutil
-import tempfile
 import time
 import traceback
 import zipfile
@@ -296,23 +294,26 @@ def prepare_world_copy(
     identity: EpisodeIdentity, settings: RunnerSettings, spec: TaskSpec, notes: RunNotes
 ) -> tuple[Path, Path]:
     """The episode's world copy: the catalogue save resolved (built if allowed), checked, byte-copied into a
-    fresh temporary folder. Returns ``(copy root, world)``; the caller removes the root.
+    fresh scratch folder (:func:`mirrorcraft.worlds.copies.scratch_folder`: removed at exit and, when this
+    worker is killed, by the next start). Returns ``(copy root, world)``; the caller releases the root
+    (:func:`mirrorcraft.worlds.copies.release_scratch`).
 
     Raises:
         EpisodeFault: ``server_error`` (missing or unreadable world), ``missing_datapack`` /
             ``advancement_unavailable`` (:func:`check_world`).
     """
     from mirrorcraft.worlds.anvil import copy_save
+    from mirrorcraft.worlds.copies import release_scratch, scratch_folder
 
     try:
         source = resolve_world(identity, settings)
         notes.world_source = str(source)
         check_world(identity, source, spec)
-        copy_root = Path(tempfile.mkdtemp(prefix=f"{identity.episode_id}-", dir=settings.work_dir or None))
+        copy_root = scratch_folder(f"{identity.episode_id}-", settings.work_dir or None)
         try:
             return copy_root, copy_save(source, copy_root / "world").path
         except BaseException:
-            shutil.rmtree(copy_root, ignore_errors=True)
+            release_scratch(copy_root)
             raise
     except WorldError as err:
         raise EpisodeFault("server_error", f"world {identity.world_id}: {err}") from err
@@ -652,8 +653,10 @@ class EpisodeRunner:
                 await server.stop()
             except Exception as err:  # noqa: BLE001
                 notes.notes.append(f"server stop: {type(err).__name__}: {err}")
-        if copy_root is not None and not self.settings.keep_world:
-            shutil.rmtree(copy_root, ignore_errors=True)
+        if copy_root is not None:
+            from mirrorcraft.worlds.copies import release_scratch
+
+            release_scratch(copy_root, keep=self.settings.keep_world)
         notes.seconds["teardown"] = round(time.monotonic() - t, 3)
 
     def _write(self, record: EpisodeRecord, notes: RunNotes) -> None:

@@ -84,6 +84,9 @@ def mean(results: list[Counter], item: str) -> float:
 
 # ---------------------------------------------------------------------------------------------- files
 
+#: Tables vanilla's generator writes with no pools (``BlockLoot.noDrop()``).
+NO_DROP_TABLES = {"blocks/cake"}
+
 
 def walk(node: Any, path: str = "") -> Iterator[tuple[str, str, Any]]:
     if isinstance(node, dict):
@@ -121,6 +124,9 @@ def test_table_parses_and_uses_real_ids(
     expected_type = {"blocks": "minecraft:block", "entities": "minecraft:entity"}[kind]
     assert data["type"] == expected_type
     assert f"minecraft:{name}" in mc_names[kind]  # the table belongs to a real block / entity
+    if rel in NO_DROP_TABLES:  # BlockLoot.noDrop(): a table with no pools (the cake drops nothing)
+        assert set(data) == {"type"}
+        return
     checked = 0
     for path, key, value in walk(data):
         if key == "name" and path.split(".")[-1] != "predicate":
@@ -381,3 +387,133 @@ def test_cow_looting_and_fire(tables: LootTableSet) -> None:
     fired = sample(tables, "entities/cow", burning, 500, smelt=smelt.get)
     assert all("minecraft:beef" not in r for r in fired)
     assert {r["minecraft:cooked_beef"] for r in fired} == {1, 2, 3}
+
+
+# ---------------------------------------------------------------------------------------------- farms and arenas
+# Expectations from vanilla 1.19.2's loot generator (BlockLoot/EntityLoot, read in the decompiled 1.19.1 client)
+# and the wiki pages of the crops: an item starts at count 1, ``binomial_with_bonus_count`` adds Bin(3 + L, p),
+# ``uniform`` counts are Java's inclusive nextInt.
+
+
+def broke(block: str, **state: str | int) -> LootContext:
+    """A block broken by hand (no enchantments) in the given state."""
+    return LootContext(
+        tool=ToolView(),
+        block=BlockView(name=f"minecraft:{block}", state={k: str(v) for k, v in state.items()}),
+        this_entity=player(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("crop", "produce", "seeds", "mature"),
+    [("wheat", "wheat", "wheat_seeds", 7), ("beetroots", "beetroot", "beetroot_seeds", 3)],
+)
+def test_crop_drops_produce_and_seeds_with_their_bonus_roll(
+    crop: str, produce: str, seeds: str, mature: int, tables: LootTableSet
+) -> None:
+    young = sample(tables, f"blocks/{crop}", broke(crop, age=0), 200)
+    assert young == [Counter({f"minecraft:{seeds}": 1})] * 200  # not mature: the seed only
+    ripe = sample(tables, f"blocks/{crop}", broke(crop, age=mature), 20000)
+    assert all(r[f"minecraft:{produce}"] == 1 for r in ripe)
+    assert {r[f"minecraft:{seeds}"] for r in ripe} == {1, 2, 3, 4}  # 1 + Bin(3, 4/7)
+    assert abs(mean(ripe, f"minecraft:{seeds}") - (1 + 3 * 0.5714286)) < 0.03
+    lucky = sample(tables, f"blocks/{crop}", LootContext(
+        tool=ToolView(item="minecraft:iron_hoe", enchantments={"minecraft:fortune": 3}),
+        block=BlockView(name=f"minecraft:{crop}", state={"age": str(mature)}), this_entity=player(),
+    ), 20000)  # fmt: skip
+    assert abs(mean(lucky, f"minecraft:{seeds}") - (1 + 6 * 0.5714286)) < 0.04  # Bin(3 + 3, 4/7)
+
+
+def test_carrots_and_potatoes(tables: LootTableSet) -> None:
+    for crop, item in (("carrots", "carrot"), ("potatoes", "potato")):
+        assert (
+            sample(tables, f"blocks/{crop}", broke(crop, age=3), 100)
+            == [Counter({f"minecraft:{item}": 1})] * 100
+        )
+        ripe = sample(tables, f"blocks/{crop}", broke(crop, age=7), 20000)
+        assert {r[f"minecraft:{item}"] for r in ripe} == {2, 3, 4, 5}  # 1 + (1 + Bin(3, 4/7))
+        assert abs(mean(ripe, f"minecraft:{item}") - (2 + 3 * 0.5714286)) < 0.03
+    ripe = sample(tables, "blocks/potatoes", broke("potatoes", age=7), 20000)
+    assert abs(mean(ripe, "minecraft:poisonous_potato") - 0.02) < 0.005  # random_chance 0.02
+    young = sample(tables, "blocks/potatoes", broke("potatoes", age=6), 5000)
+    assert all(r["minecraft:poisonous_potato"] == 0 for r in young)
+
+
+def test_sweet_berry_bush_drops_by_age(tables: LootTableSet) -> None:
+    """The bush's table (when broken): 2-3 berries at age 3, 1-2 at age 2, none younger."""
+    for age, values in ((3, {2, 3}), (2, {1, 2})):
+        results = sample(tables, "blocks/sweet_berry_bush", broke("sweet_berry_bush", age=age), 4000)
+        assert {r["minecraft:sweet_berries"] for r in results} == values
+        assert abs(mean(results, "minecraft:sweet_berries") - (min(values) + 0.5)) < 0.05
+    for age in (0, 1):
+        assert (
+            sample(tables, "blocks/sweet_berry_bush", broke("sweet_berry_bush", age=age), 100)
+            == [Counter()] * 100
+        )
+
+
+def test_cocoa_and_stems(tables: LootTableSet) -> None:
+    assert (
+        sample(tables, "blocks/cocoa", broke("cocoa", age=2), 50)
+        == [Counter({"minecraft:cocoa_beans": 3})] * 50
+    )
+    for age in (0, 1):
+        assert (
+            sample(tables, "blocks/cocoa", broke("cocoa", age=age), 50)
+            == [Counter({"minecraft:cocoa_beans": 1})] * 50
+        )
+    for stem, seeds in (("melon_stem", "melon_seeds"), ("pumpkin_stem", "pumpkin_seeds")):
+        for age in (0, 7):
+            results = sample(tables, f"blocks/{stem}", broke(stem, age=age), 15000)
+            assert {r[f"minecraft:{seeds}"] for r in results} <= {0, 1, 2, 3}
+            assert abs(mean(results, f"minecraft:{seeds}") - 3 * (age + 1) / 15) < 0.03  # Bin(3, (age+1)/15)
+        attached = sample(tables, f"blocks/attached_{stem}", broke(f"attached_{stem}", facing="west"), 15000)
+        assert abs(mean(attached, f"minecraft:{seeds}") - 3 * 8 / 15) < 0.03
+
+
+def test_melon_gives_three_to_seven_slices(tables: LootTableSet) -> None:
+    results = sample(tables, "blocks/melon", HAND, 6000)
+    assert {r["minecraft:melon_slice"] for r in results} == set(range(3, 8))
+    assert abs(mean(results, "minecraft:melon_slice") - 5.0) < 0.06
+    lucky = sample(tables, "blocks/melon", tool("minecraft:iron_axe", fortune=3), 6000)
+    assert max(r["minecraft:melon_slice"] for r in lucky) == 9  # uniform bonus, limited to 9
+    assert sample(tables, "blocks/melon", SILK, 20) == [Counter({"minecraft:melon": 1})] * 20
+
+
+def test_mushroom_blocks_drop_none_seven_times_in_nine(tables: LootTableSet) -> None:
+    for cap, drop in (("red_mushroom_block", "red_mushroom"), ("brown_mushroom_block", "brown_mushroom")):
+        results = sample(tables, f"blocks/{cap}", HAND, 18000)
+        counts = Counter(r[f"minecraft:{drop}"] for r in results)
+        assert set(counts) == {0, 1, 2}  # uniform(-6, 2) limited to >= 0
+        assert abs(counts[0] / 18000 - 7 / 9) < 0.016 and abs(counts[2] / 18000 - 1 / 9) < 0.012
+        assert sample(tables, f"blocks/{cap}", SILK, 10) == [Counter({f"minecraft:{cap}": 1})] * 10
+    assert sample(tables, "blocks/mushroom_stem", HAND, 20) == [Counter()] * 20  # silk touch only
+    assert sample(tables, "blocks/mushroom_stem", SILK, 5) == [Counter({"minecraft:mushroom_stem": 1})] * 5
+
+
+def test_arena_blocks(tables: LootTableSet) -> None:
+    for block in (
+        "slime_block",
+        "hay_block",
+        "oak_fence",
+        "cobblestone_wall",
+        "hopper",
+        "smooth_stone",
+        "red_mushroom",
+    ):
+        assert sample(tables, f"blocks/{block}", HAND, 5) == [Counter({f"minecraft:{block}": 1})] * 5
+    assert sample(tables, "blocks/farmland", HAND, 5) == [Counter({"minecraft:dirt": 1})] * 5
+    assert sample(tables, "blocks/glass", HAND, 5) == [Counter()] * 5
+    assert sample(tables, "blocks/cake", HAND, 5) == [Counter()] * 5  # noDrop
+
+
+def test_chicken_vanilla_counts(tables: LootTableSet) -> None:
+    ctx = LootContext(
+        this_entity=EntityView(type="minecraft:chicken"), killer=player(), killer_player=player()
+    )
+    results = sample(tables, "entities/chicken", ctx, 3000)
+    assert {r["minecraft:feather"] for r in results} == {0, 1, 2}
+    assert {r["minecraft:chicken"] for r in results} == {1}
+    burning = LootContext(this_entity=EntityView(type="minecraft:chicken", on_fire=True), killer=player())
+    fired = sample(tables, "entities/chicken", burning, 50, smelt=smelting_lookup().get)
+    assert all(r["minecraft:cooked_chicken"] == 1 and "minecraft:chicken" not in r for r in fired)

@@ -26,7 +26,12 @@ start_server = embedded_servers.start_server
 spawn_control_bot = embedded_servers.spawn_control_bot
 
 # a world that differs from the benchmark controls in every field they set
-NEUTRAL = Controls(difficulty="easy", time_of_day=1000, weather="rain", effects=(), xp_level=0, game_rules={})
+# The saves' level.dat stops the daylight cycle (worlds/anvil/level.py BENCHMARK_GAME_RULES; read by the server as
+# vanilla reads it): a neutral start turns it back on, so the benchmark controls are seen to stop it.
+NEUTRAL = Controls(
+    difficulty="easy", time_of_day=1000, weather="rain", effects=(), xp_level=0,
+    game_rules={"doDaylightCycle": True},
+)  # fmt: skip
 # entity_effect ids of the default effects (minecraft-data 1.19.2 effects.json)
 EFFECT_IDS = {"minecraft:haste": 3, "minecraft:speed": 1, "minecraft:resistance": 11, "minecraft:strength": 5}
 

@@ -5,8 +5,8 @@
 //         and one reply {"id": N, "ok": bool, ...} per command; stdin: {"id": N, "cmd": "<command>", ...}.
 // The bot never decides anything itself: the Python tests (tests/support/nodebot.py) drive it and check the
 // server's view. Commands are grouped by feature below (world, movement, digging and placing, inventory,
-// crafting, furnaces, chests, enchanting, windows by raw clicks, entities and players, chat and commands,
-// connections, client state).
+// crafting, furnaces, chests, enchanting, windows by raw clicks, entities and players, teams and scoreboards,
+// chat and commands, connections, client state).
 //
 // Mineflayer 4.25.0 runs on its own release's minecraft-data (3.83.1) and minecraft-protocol (1.54.0),
 // pinned in tests/node/package.json (`npm ci --prefix tests/node`): on the repository's minecraft-data
@@ -16,7 +16,7 @@
 //
 // Everything goes through Mineflayer's public API (bot.craft with bot.recipesFor, bot.openFurnace,
 // bot.openContainer, bot.openEnchantmentTable, bot.consume, bot.tabComplete, bot.addChatPattern,
-// bot.players...), except: what a vanilla client would not do, marked "cheat" (raw packets a hostile client
+// bot.players, bot.activateBlock, bot.activateEntity, bot.teams, bot.scoreboards...), except: what a vanilla client would not do, marked "cheat" (raw packets a hostile client
 // sends); window clicks by number (`click`, `put`, `shift`, `craft_clicks`) for tests about the click
 // protocol itself and for a datapack's recipes (bot.craft's recipes are static client data and cannot know
 // a Mirror world's rules); and packet taps for what Mineflayer keeps no state of (advancements, abilities,
@@ -66,6 +66,13 @@ bot.on('chestLidMove', (block, isOpen, block2) => {
   if (block2) partners.push([[block.position.x, block.position.y, block.position.z], [block2.position.x, block2.position.y, block2.position.z]])
 })
 bot.on('entityDead', (entity) => dead.add(entity.id))
+const scoreEvents = [] // the teams and scoreboard plugins' events, in order
+for (const ev of ['teamCreated', 'teamRemoved', 'teamUpdated', 'teamMemberAdded', 'teamMemberRemoved']) {
+  bot.on(ev, (t) => scoreEvents.push([ev, t ? t.team : null]))
+}
+bot.on('scoreboardCreated', (sb) => scoreEvents.push(['scoreboardCreated', sb.name]))
+bot.on('scoreboardPosition', (position, sb) => scoreEvents.push(['scoreboardPosition', position, sb.name]))
+bot.on('scoreUpdated', (sb, item) => scoreEvents.push(['scoreUpdated', sb.name, item.name, item.value]))
 
 bot.on('messagestr', (text, position, jsonMsg) => out({ event: 'message', text, position, json: jsonMsg && jsonMsg.json }))
 bot.on('title', (text, type) => out({ event: 'title', text: String(text), type }))
@@ -174,7 +181,20 @@ const commands = {
     return { placed: bot.blockAt(ref.position.plus(new Vec3(...face))).name }
   },
 
-  // ---- inventory ---------------------------------------------------------------------------------------
+  async activate_block ({ x, y, z, face }) { // bot.activateBlock: use the held item on a block (plant, harvest, eat cake)
+    await bot.activateBlock(bot.blockAt(new Vec3(x, y, z)), face ? new Vec3(...face) : undefined)
+    await sleep(150)
+    return { block: blockName(x, y, z), held: bot.heldItem && [bot.heldItem.name, bot.heldItem.count] }
+  },
+  async wait_state ({ x, y, z, name, prop, value, ms }) { // a block state property (crop age) reaching a value
+    const ok = await until(() => {
+      const b = bot.blockAt(new Vec3(x, y, z))
+      return b && b.name === name && String(b.getProperties()[prop]) === String(value)
+    }, ms || 10000)
+    const b = bot.blockAt(new Vec3(x, y, z))
+    return { reached: ok, name: b && b.name, props: b ? b.getProperties() : null }
+  },
+
   async inventory () {
     return { slots: slotsOf(bot.inventory), held: bot.quickBarSlot, items: bot.inventory.items().map((it) => [it.name, it.count]) }
   },
@@ -383,6 +403,28 @@ const commands = {
     bot.attack(e)
     await sleep(50)
     return { hit: true, dead: dead.has(entity) }
+  },
+  async entities ({ name }) { // bot.entities of one type
+    return { entities: Object.values(bot.entities).filter((e) => e.name === name).map((e) => ({ id: e.id, pos: e.position })) }
+  },
+  async activate_entity ({ entity }) { // bot.activateEntity: use the held item on an entity (milk a cow)
+    const e = bot.entities[entity]
+    if (!e) throw new Error('no entity ' + entity)
+    await bot.activateEntity(e)
+    await sleep(200)
+    return { held: bot.heldItem && [bot.heldItem.name, bot.heldItem.count] }
+  },
+  async teams () { // bot.teams / bot.teamMap (the teams plugin) and bot.scoreboards / bot.scoreboard (the scoreboard plugin)
+    const teams = {}
+    for (const [name, t] of Object.entries(bot.teams)) {
+      teams[name] = { name: t.name.toString(), members: t.members, color: t.color, friendlyFire: t.friendlyFire, prefix: t.prefix.toString() }
+    }
+    const teamMap = {}
+    for (const [member, t] of Object.entries(bot.teamMap)) teamMap[member] = t.team
+    const scoreboards = {}
+    for (const [name, sb] of Object.entries(bot.scoreboards)) scoreboards[name] = { title: sb.title, items: sb.items.map((i) => [i.name, i.value]) }
+    const sidebar = bot.scoreboard.sidebar
+    return { teams, teamMap, scoreboards, sidebar: sidebar ? sidebar.name : null, events: scoreEvents }
   },
   async seen ({ username: who }) { // bot.players: the player list and, when in range, the player's entity
     const p = bot.players[who]

@@ -42,9 +42,13 @@ HANDLED = [
 def test_the_tick_is_the_declared_phase_list(world: Path) -> None:
     game = new_game(world)
     assert game.kernel.clock.phases == [
+        "functions",
         "items",
+        "block ticks",
         "spawning",
+        "random ticks",
         "furnaces",
+        "hoppers",
         "mobs",
         "windows",
         "advancements",
@@ -55,6 +59,28 @@ def test_the_tick_is_the_declared_phase_list(world: Path) -> None:
         "keep-alive",
     ]
     assert game.kernel.handlers.packets == HANDLED
+
+
+def test_tick_functions_run_first_with_the_tick_and_a_failing_one_is_removed(world: Path) -> None:
+    game = new_game(world)
+    seen: list[tuple[str, int, int]] = []
+    (it,) = game.items.spawn(Stack("minecraft:cobblestone", 1), (8.5, 80.0, 8.5))
+    game.functions.install("judge", lambda t: seen.append(("judge", t, it.age)))
+
+    def broken(t: int) -> None:
+        raise RuntimeError("a judge's bug")
+
+    game.functions.install("broken", broken)
+    game.tick()
+    game.tick()
+    # before the items phase: the item has not aged yet in the tick the function sees
+    assert seen == [("judge", 1, 0), ("judge", 2, 1)]  # the tick count of the tick being run
+    assert game.functions.names == ["judge"] and game.functions.failed == [
+        ("broken", 'RuntimeError("a judge\'s bug")')
+    ]
+    game.functions.remove("judge")
+    game.tick()
+    assert len(seen) == 2
 
 
 def test_catch_up_counts_skipped_ticks_and_replays_item_physics(world: Path) -> None:

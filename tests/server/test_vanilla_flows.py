@@ -248,6 +248,9 @@ def test_double_chests_pair_open_one_window_and_split(world: Path, fake_player) 
     # /setblock a chest of the matching type beside a single one pairs them again
     game.commands.executor.rcon_handler()(f"setblock {a[0]} {a[1]} {a[2]} chest[facing=north,type=left]")
     assert _props(game, b)["type"] == "right"
+    # a chest above a half changes neither (vanilla pairs only horizontal neighbours)
+    game.commands.executor.rcon_handler()(f"setblock {b[0]} {b[1] + 1} {b[2]} chest[facing=north,type=left]")
+    assert (_props(game, b)["type"], _props(game, a)["type"]) == ("right", "left")
 
 
 def test_sneaking_against_a_chest_side_pairs_with_it(world: Path, fake_player) -> None:

@@ -87,6 +87,15 @@ ENCODERS: dict[str, Callable[[dict[str, Any]], bytes]] = {
         _deg(j["yaw"]),
         _deg(j["headPitch"]),
     ),
+    "scoreboard_objective": lambda j: wire.scoreboard_objective(
+        j["name"], j["action"], json.loads(j["displayText"]) if "displayText" in j else None
+    ),
+    "scoreboard_score": lambda j: (
+        wire.update_score(j["itemName"], j["scoreName"], j["value"])
+        if j["action"] == 0
+        else wire.remove_score(j["itemName"], j["scoreName"])
+    ),
+    "scoreboard_display_objective": lambda j: wire.display_scoreboard(j["position"], j["name"]),
     "player_info": lambda j: wire.player_info_add(
         [(uuid.UUID(d["UUID"]), d["name"], d["gamemode"]) for d in j["data"]]
     ),
@@ -164,3 +173,18 @@ def test_login_matches_capture_except_the_world_list(packets_dir: Path) -> None:
 @pytest.mark.parametrize("x,y,z", [(0, 0, 0), (-213, 19, 13), (33554431, 2047, -33554432), (-1, -64, -1)])
 def test_position_round_trip(x: int, y: int, z: int) -> None:
     assert wire.unpack_position(wire.position(x, y, z)) == (x, y, z)
+
+
+def test_teams_packet_modes_match_the_protocol_layout() -> None:
+    """No vanilla 1.19.2 capture of ``teams`` exists in minecraft-packets 1.9.0: the layout is checked field by
+    field against wiki.vg 1.19.2 "Update Teams" (and minecraft-data's ``packet_teams``): string team, byte
+    mode; modes 0/2: chat display name, byte flags, string name tag visibility, string collision rule, VarInt
+    colour, chat prefix, chat suffix; modes 0/3/4: VarInt count + strings."""
+    body = wire.teams("red", 0, display_name={"text": "R"}, flags=3, color=12, entities=["A"])
+    assert body == (
+        b"\x03red" + b"\x00" + b'\x0c{"text":"R"}' + b"\x03" + b"\x06always" * 2 + b"\x0c"
+        + b'\x0b{"text":""}' * 2 + b"\x01\x01A"
+    )  # fmt: skip
+    assert wire.teams("red", 1) == b"\x03red\x01"
+    assert wire.teams("red", 3, entities=["A", "B"]) == b"\x03red\x03\x02\x01A\x01B"
+    assert wire.teams("red", 4, entities=["B"]) == b"\x03red\x04\x01\x01B"

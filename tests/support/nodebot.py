@@ -18,26 +18,23 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from twisted.internet import defer, protocol, reactor
 
+from support.installs import npm_ci_once
+
 DRIVER_JS = Path(__file__).resolve().parents[1] / "node" / "driver.js"
 CLIENT_DIR = DRIVER_JS.parent  # the Mineflayer client's npm package
 
 
 def ensure_client() -> Path:
-    """The client package's ``node_modules`` (installed with ``npm ci`` when missing)."""
-    nm = CLIENT_DIR / "node_modules"
-    if not (nm / "mineflayer" / "package.json").exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            raise AssertionError("npm is required for the Mineflayer tests but is not on PATH")
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=CLIENT_DIR, check=True)
-    return nm
+    """The client package's ``node_modules`` (installed with ``npm ci`` when missing, once across workers)."""
+    return npm_ci_once(
+        CLIENT_DIR, CLIENT_DIR / "node_modules" / "mineflayer" / "package.json", "the Mineflayer tests"
+    )
 
 
 def sleep(seconds: float) -> defer.Deferred:

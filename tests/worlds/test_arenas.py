@@ -126,10 +126,10 @@ def level_dat(path: Path) -> nbtlib.Compound:
     return nbt_from_bytes(gzip.decompress((path / "level.dat").read_bytes()), "level.dat")["Data"]
 
 
-def arena(arena_dir: Path, ident: str) -> Path:
+def arena(arena_saves: Path, ident: str) -> Path:
     from mirrorcraft.worlds.arenas.build import arena_path
 
-    return arena_path(arena_dir, ident)
+    return arena_path(arena_saves, ident)
 
 
 # --------------------------------------------------------------------------------------- Mushroom War
@@ -137,9 +137,9 @@ def arena(arena_dir: Path, ident: str) -> Path:
 
 @pytest.mark.parametrize("variant", ["original", "mirrored"])
 @pytest.mark.parametrize("reader", [Reader, Parser2])
-def test_mushroom_war_cells(arena_dir: Path, variant: str, reader) -> None:
+def test_mushroom_war_cells(arena_saves: Path, variant: str, reader) -> None:
     ident = "mushroom_war" if variant == "original" else "mushroom_war/mirrored"
-    r = reader(arena(arena_dir, ident))
+    r = reader(arena(arena_saves, ident))
     # The original's halves are already mirror images (red caps reflect onto blue's cells, which take blue's
     # colour), so the mirrored Mushroom War holds the same cells: a null control for the study design.
     for cells, block in (
@@ -159,8 +159,8 @@ def test_mushroom_war_cells(arena_dir: Path, variant: str, reader) -> None:
     ]  # fmt: skip
 
 
-def test_mushroom_war_counts_and_team_areas(arena_dir: Path) -> None:
-    blocks, n_chunks = dense(arena(arena_dir, "mushroom_war"))
+def test_mushroom_war_counts_and_team_areas(arena_saves: Path) -> None:
+    blocks, n_chunks = dense(arena(arena_saves, "mushroom_war"))
     assert n_chunks == 9
     above = Counter(s[0] for (x, y, z), s in blocks.items() if y >= -60 and s[0] != "air")
     assert above == {
@@ -182,7 +182,7 @@ def test_mushroom_war_counts_and_team_areas(arena_dir: Path) -> None:
         for top in tops:
             near = [c for c in caps if sum(abs(a - b) for a, b in zip(c, top, strict=True)) == 1]
             assert len(near) == 5, (top, near)
-    data = level_dat(arena(arena_dir, "mushroom_war"))
+    data = level_dat(arena(arena_saves, "mushroom_war"))
     rules = {str(k): str(v) for k, v in data["GameRules"].items()}
     assert int(data["DataVersion"]) == 3120 and str(data["Version"]["Name"]) == "1.19.2"
     assert rules["keepInventory"] == "true" and rules["doDaylightCycle"] == "false"
@@ -205,9 +205,9 @@ def test_mushroom_war_counts_and_team_areas(arena_dir: Path) -> None:
 
 @pytest.mark.parametrize("variant", ["original", "mirrored"])
 @pytest.mark.parametrize("reader", [Reader, Parser2])
-def test_dash_and_dine_cells(arena_dir: Path, variant: str, reader) -> None:
+def test_dash_and_dine_cells(arena_saves: Path, variant: str, reader) -> None:
     ident = "dash_and_dine" if variant == "original" else "dash_and_dine/mirrored"
-    r = reader(arena(arena_dir, ident))
+    r = reader(arena(arena_saves, ident))
     facts = dash_and_dine_facts(variant)
     for cell, block in facts.items():
         assert matches(r.state(*cell), block), (cell, r.state(*cell), block)
@@ -221,9 +221,9 @@ def test_dash_and_dine_cells(arena_dir: Path, variant: str, reader) -> None:
         assert r.state(x, y - 1, z)[0] == "grass_block"
 
 
-def test_dash_and_dine_has_nothing_else(arena_dir: Path) -> None:
+def test_dash_and_dine_has_nothing_else(arena_saves: Path) -> None:
     """Outside the documented cells and the egg farm's glass, only flat ground and air."""
-    blocks, n_chunks = dense(arena(arena_dir, "dash_and_dine"))
+    blocks, n_chunks = dense(arena(arena_saves, "dash_and_dine"))
     assert n_chunks == 12
     facts = dash_and_dine_facts("original")
     glass = {(-8, y, 6) for y in (-59, -58)} | {(-6, y, 6) for y in (-59, -58)}
@@ -237,8 +237,8 @@ def test_dash_and_dine_has_nothing_else(arena_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("variant", ["original", "mirrored"])
-def test_dash_and_dine_containers_and_animals(arena_dir: Path, variant: str) -> None:
-    path = arena(arena_dir, "dash_and_dine" if variant == "original" else "dash_and_dine/mirrored")
+def test_dash_and_dine_containers_and_animals(arena_saves: Path, variant: str) -> None:
+    path = arena(arena_saves, "dash_and_dine" if variant == "original" else "dash_and_dine/mirrored")
     cow_chest, egg_chest = (
         ((-7, -60, -7), (-7, -60, 5)) if variant == "original" else ((-7, -60, 5), (-7, -60, -7))
     )
@@ -286,10 +286,10 @@ def _reflect_z(state: tuple[str, dict[str, str]]) -> tuple[str, dict[str, str]]:
 
 
 @pytest.mark.parametrize(("name", "plane2"), [("mushroom_war", -3), ("dash_and_dine", -1)])
-def test_mirrored_is_an_exact_reflection(arena_dir: Path, name: str, plane2: int) -> None:
+def test_mirrored_is_an_exact_reflection(arena_saves: Path, name: str, plane2: int) -> None:
     """Block by block over every chunk: mirrored(x, y, z) == reflect(original(x, y, 2·plane − 1 − z))."""
-    orig, _ = dense(arena(arena_dir, name))
-    mirr, _ = dense(arena(arena_dir, f"{name}/mirrored"))
+    orig, _ = dense(arena(arena_saves, name))
+    mirr, _ = dense(arena(arena_saves, f"{name}/mirrored"))
     assert orig.keys() == mirr.keys()
     changed = 0
     for (x, y, z), state in mirr.items():

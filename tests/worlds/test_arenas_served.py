@@ -40,13 +40,13 @@ def _expected(ident: str) -> dict[tuple[int, int, int], str]:
 
 @pytest.mark.parametrize("ident", ["mushroom_war", "dash_and_dine", "dash_and_dine/mirrored"])
 @pytest_twisted.ensureDeferred
-async def test_served_arena_is_seen_by_a_client(arena_dir: Path, tmp_path: Path, ident: str) -> None:
+async def test_served_arena_is_seen_by_a_client(arena_saves: Path, tmp_path: Path, ident: str) -> None:
     from mirrorcraft.server.config import ServerConfig
     from mirrorcraft.server.embedded import EmbeddedServer
     from mirrorcraft.worlds.arenas.build import arena_path
 
     world = tmp_path / "world"
-    shutil.copytree(arena_path(arena_dir, ident), world)
+    shutil.copytree(arena_path(arena_saves, ident), world)
     server = EmbeddedServer(ServerConfig(world=world, port=0, tick_rate=20, view_distance=3, episode_seed=5))
     server.start()
     body = Body(BodyConfig(port=server.port, username="Ryn", view_distance=3))

@@ -39,6 +39,8 @@ PREFIXES: tuple[str, ...] = (
     "commands.setblock.",
     "commands.stop.",
     "commands.teleport.",
+    "commands.team.",
+    "commands.teammsg.",
     "commands.time.",
     "commands.weather.",
     "argument.",
@@ -56,6 +58,7 @@ PREFIXES: tuple[str, ...] = (
     "advancement.advancementNotFound",
     "effect.effectNotFound",
     "entity.notFound",
+    "team.",
     # Display names the replies embed: items/blocks (give, clear), effects, entity types (kill), the
     # advancements' titles and descriptions (advancement grant/revoke, the chat announcements).
     "item.minecraft.",

@@ -15,6 +15,7 @@ from mirrorcraft.errors import GameDataError
 from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands import model as m
 from mirrorcraft.server.commands.reader import CommandSyntaxError, StringReader
+from mirrorcraft.server.commands.scoreboard import DISPLAY_SLOTS
 from mirrorcraft.server.commands.selectors import Selector, parse_selector, read_range
 from mirrorcraft.server.commands.vocabulary import SIMPLE_CRITERIA, STAT_TYPES, TEAM_COLORS
 
@@ -330,6 +331,26 @@ def text_component(r: StringReader) -> dict[str, Any]:
         raise r.error("argument.component.invalid", str(err), at=start) from None
     r.cursor = end
     return parsed
+
+
+def color(r: StringReader) -> str:
+    """``ColorArgument``: a ``ChatFormatting`` colour name or ``reset`` (not a format such as ``bold``)."""
+    name = r.read_unquoted()
+    if name in TEAM_COLORS or name == "reset":
+        return name
+    raise CommandSyntaxError("argument.color.invalid", name)  # ColorArgument: no cursor context
+
+
+color.suggest = "colors"  # type: ignore[attr-defined]
+
+
+def display_slot(r: StringReader) -> int:
+    """``ScoreboardSlotArgument``: a display slot name (``list``, ``sidebar``, ``belowName``,
+    ``sidebar.team.<color>``) as its id."""
+    name = r.read_unquoted()
+    if name in DISPLAY_SLOTS:
+        return DISPLAY_SLOTS.index(name)
+    raise CommandSyntaxError("argument.scoreboardDisplaySlot.invalid", name)  # no cursor context
 
 
 def game_profiles(r: StringReader) -> tuple[Selector | None, tuple[str, ...]]:

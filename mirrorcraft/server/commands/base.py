@@ -14,7 +14,7 @@ from mirrorcraft.server.commands.components import Component
 from mirrorcraft.server.commands.host import CommandHost, CommandSource, EntityRef
 from mirrorcraft.server.commands.model import ScoreHolders
 from mirrorcraft.server.commands.ops import OpsList
-from mirrorcraft.server.commands.scoreboard import Objective, Scoreboard
+from mirrorcraft.server.commands.scoreboard import Objective, PlayerTeam, Scoreboard, team_player_name
 from mirrorcraft.server.commands.selectors import Selector
 from mirrorcraft.server.commands.vocabulary import READ_ONLY_CRITERIA
 
@@ -32,12 +32,13 @@ def fail(key: str, *args: object) -> CommandFailure:
     return CommandFailure(C.translatable(key, *args))
 
 
-def display(e: EntityRef) -> Component:
-    """``Entity.getDisplayName`` of a selector snapshot (players with their ``/tell`` click and hover)."""
+def display(e: EntityRef, team: PlayerTeam | None = None) -> Component:
+    """``Entity.getDisplayName`` of a selector snapshot (players with their ``/tell`` click and hover), the name
+    formatted by ``team`` (``PlayerTeam.formatNameForTeam``: prefix, suffix, colour) when it is on one."""
     if e.is_player:
-        return C.player_name(e.name, e.uuid)
+        return team_player_name(e.name, e.uuid, team)
     name = C.translatable(e.name_key) if e.name_key else C.text(e.name)
-    return C.entity_name(e.type, e.uuid, name)
+    return C.entity_name(e.type, e.uuid, team.format_name(name) if team is not None else name)
 
 
 def source_display(source: CommandSource) -> Component:
@@ -70,11 +71,23 @@ class ExecutorBase:
         """Run one parsed command as ``source`` (the executor's ``_run_<command>`` table)."""
         raise NotImplementedError
 
+    def _display(self, e: EntityRef) -> Component:
+        """``e``'s display name, formatted by its team (``Entity.getScoreboardName``: name or UUID)."""
+        return display(e, self.scoreboard.team_of(e.name if e.is_player else e.uuid))
+
+    def _source_display(self, source: CommandSource) -> Component:
+        """``CommandSourceStack.getDisplayName`` with the entity's team formatting."""
+        return self._display(source.entity) if source.entity is not None else C.text(source.name)
+
     def _score_of(self, holder: str, objective: str) -> int | None:
         return self.scoreboard.score(holder, objective)
 
+    def _team_name(self, holder: str) -> str | None:
+        team = self.scoreboard.team_of(holder)
+        return team.name if team is not None else None
+
     def _resolve(self, sel: Selector, source: CommandSource) -> list[EntityRef]:
-        return sel.resolve(self.host, source, self._score_of)
+        return sel.resolve(self.host, source, self._score_of, self._team_name)
 
     def _entities(self, sel: Selector, source: CommandSource) -> list[EntityRef]:
         found = self._resolve(sel, source)

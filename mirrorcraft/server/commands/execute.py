@@ -132,7 +132,7 @@ class ExecuteCommands(ExecutorBase):
         for what, holders, objective in stores:
             value = result if what == "result" else int(success)
             for h in holders:
-                self.scoreboard.scores[(h, objective)] = value
+                self.scoreboard.set_score(h, objective, value)
 
     def _run_entitytest(self, source: CommandSource, c: m.EntityTest, out: list[Component]) -> int:
         # ExecuteCommand.createNumericConditionalHandler: `if` reports the count, `unless` fails with it.

@@ -5,7 +5,8 @@ harness controls it with exactly the command text a user's vanilla server accept
 follows the matching vanilla command class (``GiveCommand``, ``EffectCommands`` ...): the same checks in
 the same order, the same reply keys and arguments, the same return value. The world and player commands
 are here; ``execute`` is :mod:`~mirrorcraft.server.commands.execute`, chat, titles and operators are
-:mod:`~mirrorcraft.server.commands.messaging` (mixins over :class:`~mirrorcraft.server.commands.base.
+:mod:`~mirrorcraft.server.commands.messaging`, teams, team chat and display slots
+:mod:`~mirrorcraft.server.commands.teams` (mixins over :class:`~mirrorcraft.server.commands.base.
 ExecutorBase`).
 
 Replies are vanilla's text components (:mod:`~mirrorcraft.server.commands.components`), in order, as the
@@ -26,19 +27,17 @@ from mirrorcraft.server.commands import model as m
 from mirrorcraft.server.commands.base import (
     CommandFailure,
     ExecutorBase,
-    display,
     fail,
     format_list,
-    source_display,
 )
 from mirrorcraft.server.commands.components import Component
 from mirrorcraft.server.commands.execute import ExecuteCommands
 from mirrorcraft.server.commands.grammar import parse_command
 from mirrorcraft.server.commands.host import CommandHost, CommandSource, EntityRef
-from mirrorcraft.server.commands.messaging import MessagingCommands
 from mirrorcraft.server.commands.ops import OpsList
 from mirrorcraft.server.commands.reader import CommandSyntaxError
 from mirrorcraft.server.commands.scoreboard import Objective, Scoreboard
+from mirrorcraft.server.commands.teams import TeamCommands
 from mirrorcraft.server.commands.texts import advancement_title, java_str
 from mirrorcraft.server.commands.vocabulary import GAME_RULES
 
@@ -81,11 +80,7 @@ def rcon_text(messages: list[str]) -> str:
     return "".join(messages)
 
 
-def _name(e: EntityRef) -> Component:
-    return display(e)
-
-
-class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
+class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
     """Parses and runs vanilla command text against a host.
 
     Args:
@@ -178,7 +173,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         me = source.entity.uuid if source.entity is not None else None
         ops = [p for p in self.host.players() if p.uuid != me and self.ops.is_op(p.name)]
         for message in messages:
-            line = T("chat.type.admin", source_display(source), message, italic=True, color="gray")
+            line = T("chat.type.admin", self._source_display(source), message, italic=True, color="gray")
             for p in ops:
                 self.host.tell(p, line)
 
@@ -193,7 +188,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         for p in targets:
             self.host.give(p, c.item, c.count)
         if len(targets) == 1:
-            out.append(T("commands.give.success.single", c.count, shown, _name(targets[0])))
+            out.append(T("commands.give.success.single", c.count, shown, self._display(targets[0])))
         else:
             out.append(T("commands.give.success.multiple", c.count, shown, len(targets)))
         return len(targets)
@@ -204,11 +199,11 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         single = len(targets) == 1
         if total == 0:
             if single:
-                raise _err("clear.failed.single", _name(targets[0]))
+                raise _err("clear.failed.single", self._display(targets[0]))
             raise _err("clear.failed.multiple", len(targets))
         kind = "test" if c.max_count == 0 else "success"
         if single:
-            out.append(T(f"commands.clear.{kind}.single", total, _name(targets[0])))
+            out.append(T(f"commands.clear.{kind}.single", total, self._display(targets[0])))
         else:
             out.append(T(f"commands.clear.{kind}.multiple", total, len(targets)))
         return total
@@ -221,9 +216,15 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
             for e in targets:
                 self.host.teleport(e, *dest.position)
             if len(targets) == 1:
-                out.append(T("commands.teleport.success.entity.single", _name(targets[0]), _name(dest)))
+                out.append(
+                    T(
+                        "commands.teleport.success.entity.single",
+                        self._display(targets[0]),
+                        self._display(dest),
+                    )
+                )
             else:
-                out.append(T("commands.teleport.success.entity.multiple", len(targets), _name(dest)))
+                out.append(T("commands.teleport.success.entity.multiple", len(targets), self._display(dest)))
             return len(targets)
         assert c.location is not None
         x, y, z = c.location.resolve(source.position)
@@ -237,7 +238,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
             self.host.teleport(e, x, y, z, yaw, pitch)
         fx, fy, fz = f"{x:f}", f"{y:f}", f"{z:f}"
         if len(targets) == 1:
-            out.append(T("commands.teleport.success.location.single", _name(targets[0]), fx, fy, fz))
+            out.append(T("commands.teleport.success.location.single", self._display(targets[0]), fx, fy, fz))
         else:
             out.append(T("commands.teleport.success.location.multiple", len(targets), fx, fy, fz))
         return len(targets)
@@ -288,7 +289,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         for e in targets:
             self.host.kill(e)
         if len(targets) == 1:
-            out.append(T("commands.kill.success.single", _name(targets[0])))
+            out.append(T("commands.kill.success.single", self._display(targets[0])))
         else:
             out.append(T("commands.kill.success.multiple", len(targets)))
         return len(targets)
@@ -307,7 +308,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
             else:
                 if self.host.game_rule("sendCommandFeedback"):
                     self.host.tell(p, T("gameMode.changed", mode_name))
-                out.append(T("commands.gamemode.success.other", _name(p), mode_name))
+                out.append(T("commands.gamemode.success.other", self._display(p), mode_name))
         return count
 
     def _run_effectgive(self, source: CommandSource, c: m.EffectGive, out: list[Component]) -> int:
@@ -320,7 +321,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
             raise _err("commands.effect.give.failed")
         name = _effect_name(c.effect)
         if len(targets) == 1:
-            out.append(T("commands.effect.give.success.single", name, _name(targets[0])))
+            out.append(T("commands.effect.give.success.single", name, self._display(targets[0])))
         else:
             out.append(T("commands.effect.give.success.multiple", name, len(targets)))
         return count
@@ -333,7 +334,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
             raise _err(f"commands.effect.clear.{what}.failed")
         args: list[object] = [] if c.effect is None else [_effect_name(c.effect)]
         if len(targets) == 1:
-            out.append(T(f"commands.effect.clear.{what}.success.single", *args, _name(targets[0])))
+            out.append(T(f"commands.effect.clear.{what}.success.single", *args, self._display(targets[0])))
         else:
             out.append(T(f"commands.effect.clear.{what}.success.multiple", *args, len(targets)))
         return count
@@ -342,7 +343,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         targets = self._players(c.targets, source)
         if c.action == "query":
             value = self.host.experience(targets[0], c.unit)  # type: ignore[arg-type]
-            out.append(T(f"commands.experience.query.{c.unit}", _name(targets[0]), value))
+            out.append(T(f"commands.experience.query.{c.unit}", self._display(targets[0]), value))
             return value
         assert c.amount is not None
         if c.action == "add":
@@ -354,7 +355,11 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
                 raise _err("commands.experience.set.points.invalid")
         if len(targets) == 1:
             out.append(
-                T(f"commands.experience.{c.action}.{c.unit}.success.single", c.amount, _name(targets[0]))
+                T(
+                    f"commands.experience.{c.action}.{c.unit}.success.single",
+                    c.amount,
+                    self._display(targets[0]),
+                )
             )
         else:
             out.append(T(f"commands.experience.{c.action}.{c.unit}.success.multiple", c.amount, len(targets)))
@@ -461,7 +466,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
             changed = sum(1 for p in targets if op(p, adv, c.criterion))
             comp = self._advancement_component(adv)
             tail = "one" if len(targets) == 1 else "many"
-            who: object = _name(targets[0]) if len(targets) == 1 else len(targets)
+            who: object = self._display(targets[0]) if len(targets) == 1 else len(targets)
             if changed == 0:
                 raise _err(f"{key}.criterion.to.{tail}.failure", c.criterion, comp, who)
             out.append(T(f"{key}.criterion.to.{tail}.success", c.criterion, comp, who))
@@ -487,7 +492,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         adv_part = "one" if len(advs) == 1 else "many"
         tgt_part = "one" if len(targets) == 1 else "many"
         first: object = self._advancement_component(advs[0]) if len(advs) == 1 else len(advs)
-        who = _name(targets[0]) if len(targets) == 1 else len(targets)
+        who = self._display(targets[0]) if len(targets) == 1 else len(targets)
         outcome = "success" if changed else "failure"
         text = T(f"{key}.{adv_part}.to.{tgt_part}.{outcome}", first, who)
         if not changed:
@@ -500,7 +505,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         if c.uuids:
             names = [T("commands.list.nameAndId", C.text(p.name), p.uuid) for p in players]
         else:
-            names = [_name(p) for p in players]
+            names = [self._display(p) for p in players]
         out.append(T("commands.list.players", len(players), self.host.max_players(), format_list(names)))
         return len(players)
 
@@ -521,7 +526,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         if c.name in self.scoreboard.objectives:
             raise _err("commands.scoreboard.objectives.add.duplicate")
         obj = Objective(c.name, c.criterion, c.display_name if c.display_name is not None else c.name)
-        self.scoreboard.objectives[c.name] = obj
+        self.scoreboard.add_objective(obj)
         out.append(T("commands.scoreboard.objectives.add.success", obj.formatted))
         return len(self.scoreboard.objectives)
 
@@ -555,7 +560,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
             old = self.scoreboard.score(h, obj.name) or 0
             new = c.score if c.action == "set" else old + c.score if c.action == "add" else old - c.score
             new = (new + 2**31) % 2**32 - 2**31  # Java int overflow
-            self.scoreboard.scores[(h, obj.name)] = new
+            self.scoreboard.set_score(h, obj.name, new)
             total += new
         key = f"commands.scoreboard.players.{c.action}.success"
         if len(holders) == 1:
@@ -583,8 +588,7 @@ class CommandExecutor(ExecuteCommands, MessagingCommands, ExecutorBase):
         holders = self._holders(c.targets, source)
         obj = self._objective(c.objective) if c.objective is not None else None
         for h in holders:
-            for key in [k for k in self.scoreboard.scores if k[0] == h and (obj is None or k[1] == obj.name)]:
-                del self.scoreboard.scores[key]
+            self.scoreboard.reset_score(h, obj.name if obj is not None else None)
         if obj is None:
             key = "commands.scoreboard.players.reset.all"
             out.append(
@@ -644,6 +648,10 @@ def _quiet(c: Any) -> bool:
         return True
     if isinstance(c, m.PlayersGet | m.PlayersList | m.ObjectivesList):
         return True
+    if isinstance(c, m.TeamList | m.TeamMsg):
+        return True
+    if isinstance(c, m.TeamModify):
+        return c.option in ("prefix", "suffix")
     if isinstance(c, m.GameRule):
         return c.value is None
     if isinstance(c, m.DifficultyCmd):

@@ -3,8 +3,8 @@
 Commands (permission level in brackets, as vanilla's ``Commands`` registers them): give, clear, tp /
 teleport, setblock, fill, kill, gamemode, effect, experience / xp, time, weather, gamerule, difficulty,
 defaultgamemode, advancement, execute (``in``, ``as``, ``at``, ``positioned [as]``, ``if``/``unless
-entity|block|score``, ``store result|success score``, ``run``), say, tellraw, title, scoreboard (all level
-2), op, deop (3), list, msg / tell / w, me (0), save-all, stop (4). The argument parsers (:mod:`~mirrorcraft.server.commands.arguments`) reproduce
+entity|block|score``, ``store result|success score``, ``run``), say, tellraw, title, scoreboard (with
+``objectives setdisplay``), team (all level 2), op, deop (3), list, msg / tell / w, me, teammsg / tm (0), save-all, stop (4). The argument parsers (:mod:`~mirrorcraft.server.commands.arguments`) reproduce
 vanilla's errors and cursor positions (the ``<--[HERE]`` context); the game rules, permission levels and
 criteria are :mod:`~mirrorcraft.server.commands.vocabulary`; deviations are listed in docs/fidelity.md.
 """
@@ -18,8 +18,10 @@ from mirrorcraft.server.commands import model as m
 from mirrorcraft.server.commands.arguments import (
     block_arg,
     boolean,
+    color,
     component,
     criterion,
+    display_slot,
     effect_arg,
     entity_arg,
     game_profiles,
@@ -658,6 +660,48 @@ def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purp
                     ),
                 ),
                 lit("remove", arg("objective", word, builder=lambda a: m.ObjectivesRemove(a["objective"]))),
+                lit(
+                    "modify",
+                    arg(
+                        "objective",
+                        word,
+                        lit(
+                            "displayname",
+                            arg(
+                                "displayName",
+                                component,
+                                builder=lambda a: m.ObjectivesModify(
+                                    a["objective"], "displayname", a["displayName"]
+                                ),
+                            ),
+                        ),
+                        lit(
+                            "rendertype",
+                            *(
+                                lit(
+                                    t,
+                                    builder=lambda a, t=t: m.ObjectivesModify(
+                                        a["objective"], "rendertype", t
+                                    ),
+                                )
+                                for t in ("integer", "hearts")
+                            ),
+                        ),
+                    ),
+                ),
+                lit(
+                    "setdisplay",
+                    arg(
+                        "slot",
+                        display_slot,
+                        arg(
+                            "objective",
+                            word,
+                            builder=lambda a: m.ObjectivesSetDisplay(a["slot"], a["objective"]),
+                        ),
+                        builder=lambda a: m.ObjectivesSetDisplay(a["slot"]),
+                    ),
+                ),
             ),
             lit(
                 "players",
@@ -711,7 +755,79 @@ def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purp
             level=2,
         )
     )
+    _team_commands(root)
     return root
+
+
+def _team_commands(root: Node) -> None:
+    """``team`` (level 2, vanilla ``TeamCommand``) and ``teammsg`` / ``tm`` (level 0, ``TeamMsgCommand``)."""
+    members = score_holder(multiple=True)
+
+    def modify(option: str, value_node: Node) -> Node:
+        return lit(option, value_node)
+
+    def set_to(option: str):
+        return lambda a: m.TeamModify(a["team"], option, a["value"])
+
+    def choices(option: str, names: tuple[str, ...]) -> Node:
+        node = lit(option)
+        for name in names:
+            node.then(lit(name, builder=lambda a, name=name: m.TeamModify(a["team"], option, name)))
+        return node
+
+    visibility = ("never", "hideForOtherTeams", "hideForOwnTeam", "always")
+    team_modify = arg(
+        "team",
+        word,
+        modify("displayName", arg("value", text_component, builder=set_to("displayName"))),
+        modify("color", arg("value", color, builder=set_to("color"))),
+        modify("friendlyFire", arg("value", boolean, builder=set_to("friendlyFire"))),
+        modify("seeFriendlyInvisibles", arg("value", boolean, builder=set_to("seeFriendlyInvisibles"))),
+        choices("nametagVisibility", visibility),
+        choices("deathMessageVisibility", visibility),
+        choices("collisionRule", ("never", "pushOwnTeam", "pushOtherTeams", "always")),
+        modify("prefix", arg("value", text_component, builder=set_to("prefix"))),
+        modify("suffix", arg("value", text_component, builder=set_to("suffix"))),
+    )
+    root.then(
+        lit(
+            "team",
+            lit(
+                "list",
+                arg("team", word, builder=lambda a: m.TeamList(a["team"])),
+                builder=lambda a: m.TeamList(),
+            ),
+            lit(
+                "add",
+                arg(
+                    "team",
+                    word,
+                    arg(
+                        "displayName",
+                        text_component,
+                        builder=lambda a: m.TeamAdd(a["team"], a["displayName"]),
+                    ),
+                    builder=lambda a: m.TeamAdd(a["team"]),
+                ),
+            ),
+            lit("remove", arg("team", word, builder=lambda a: m.TeamRemove(a["team"]))),
+            lit("empty", arg("team", word, builder=lambda a: m.TeamEmpty(a["team"]))),
+            lit(
+                "join",
+                arg(
+                    "team",
+                    word,
+                    arg("members", members, builder=lambda a: m.TeamJoin(a["team"], a["members"])),
+                    builder=lambda a: m.TeamJoin(a["team"]),
+                ),
+            ),
+            lit("leave", arg("members", members, builder=lambda a: m.TeamLeave(a["members"]))),
+            lit("modify", team_modify),
+            level=2,
+        )
+    )
+    for name in ("teammsg", "tm"):  # vanilla's tm redirects to teammsg: the same syntax and result
+        root.then(lit(name, arg("message", message, builder=lambda a: m.TeamMsg(a["message"]))))
 
 
 def unsupported_store(r: StringReader) -> None:

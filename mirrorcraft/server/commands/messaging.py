@@ -21,7 +21,7 @@ from __future__ import annotations
 from mirrorcraft.errors import ContractError
 from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands import model as m
-from mirrorcraft.server.commands.base import CommandFailure, ExecutorBase, display, fail, source_display
+from mirrorcraft.server.commands.base import CommandFailure, ExecutorBase, fail
 from mirrorcraft.server.commands.components import Component
 from mirrorcraft.server.commands.host import CommandSource, EntityRef
 from mirrorcraft.server.commands.reader import CommandSyntaxError, StringReader
@@ -53,7 +53,7 @@ class MessagingCommands(ExecutorBase):
                 sel = parse_selector(StringReader(text))
             except CommandSyntaxError:
                 return []
-            return [display(e) for e in self._resolve(sel, source)]
+            return [self._display(e) for e in self._resolve(sel, source)]
 
         def score(holder: str, objective: str) -> int | None:
             name = target.name if holder == "*" else holder
@@ -69,31 +69,32 @@ class MessagingCommands(ExecutorBase):
 
         return C.resolve(message, selector=names, score=score)
 
-    @staticmethod
-    def _who(targets: list[EntityRef]) -> tuple[str, object]:
-        return ("single", display(targets[0])) if len(targets) == 1 else ("multiple", len(targets))
+    def _who(self, targets: list[EntityRef]) -> tuple[str, object]:
+        return ("single", self._display(targets[0])) if len(targets) == 1 else ("multiple", len(targets))
 
     # -- say, me, msg --------------------------------------------------------------------------------------
     def _run_say(self, source: CommandSource, c: m.Say, out: list[Component]) -> int:
         self.host.broadcast(
-            T("chat.type.announcement", source_display(source), self._message_text(c, source))
+            T("chat.type.announcement", self._source_display(source), self._message_text(c, source))
         )
         return 1
 
     def _run_emote(self, source: CommandSource, c: m.Emote, out: list[Component]) -> int:
         self.host.broadcast(
-            T("chat.type.emote", source_display(source), self._message_text(c.action, source))
+            T("chat.type.emote", self._source_display(source), self._message_text(c.action, source))
         )
         return 1
 
     def _run_message(self, source: CommandSource, c: m.Message, out: list[Component]) -> int:
         targets = self._players(c.targets, source)
         text = self._message_text(c.message, source)
-        sender = source_display(source)
+        sender = self._source_display(source)
         for t in targets:
             incoming = T("commands.message.display.incoming", sender, text, italic=True, color="gray")
             self.host.tell(t, incoming)
-            outgoing = T("commands.message.display.outgoing", display(t), text, italic=True, color="gray")
+            outgoing = T(
+                "commands.message.display.outgoing", self._display(t), text, italic=True, color="gray"
+            )
             out.append(outgoing)  # the sender's copy (sendChatMessage to the source)
         return len(targets)
 

@@ -379,6 +379,72 @@ class PlayersList:
     target: ScoreHolders | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ObjectivesModify:
+    """``scoreboard objectives modify <objective> displayname <displayName>|rendertype integer|hearts``."""
+
+    objective: str
+    option: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectivesSetDisplay:
+    """``scoreboard objectives setdisplay <slot> [<objective>]`` (no objective: clear the slot)."""
+
+    slot: int
+    objective: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TeamAdd:
+    team: str
+    display_name: dict | None = None  # a text component (TeamCommand: the name as literal text if absent)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRemove:
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
+class TeamEmpty:
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
+class TeamJoin:
+    team: str
+    members: ScoreHolders | None = None  # None: the source entity
+
+
+@dataclass(frozen=True, slots=True)
+class TeamLeave:
+    members: ScoreHolders
+
+
+@dataclass(frozen=True, slots=True)
+class TeamList:
+    team: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TeamModify:
+    """``team modify <team> <option> <value>``: ``value`` is a component (displayName, prefix, suffix), a
+    colour name, a boolean (friendlyFire, seeFriendlyInvisibles) or a visibility / collision rule name."""
+
+    team: str
+    option: str
+    value: object
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMsg:
+    """``teammsg <message>`` / ``tm <message>``."""
+
+    message: Say
+
+
 Command = (
     Give
     | Clear
@@ -417,4 +483,14 @@ Command = (
     | PlayersGet
     | PlayersReset
     | PlayersList
+    | ObjectivesSetDisplay
+    | ObjectivesModify
+    | TeamAdd
+    | TeamRemove
+    | TeamEmpty
+    | TeamJoin
+    | TeamLeave
+    | TeamList
+    | TeamModify
+    | TeamMsg
 )

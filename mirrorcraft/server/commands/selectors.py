@@ -3,7 +3,7 @@
 Why: the benchmark's milestone query is ``execute if entity @p[advancements={...}]``, and every control
 command targets players by selector, so selectors must parse (and fail) exactly as vanilla's
 ``EntitySelectorParser`` does. Supported options: ``name type distance x y z dx dy dz limit sort gamemode
-level tag scores advancements``. ``nbt``, ``predicate``, ``team``, ``x_rotation``, ``y_rotation`` are
+level tag team scores advancements``. ``nbt``, ``predicate``, ``x_rotation``, ``y_rotation`` are
 vanilla options MirrorCraft does not evaluate: they fail with a clear "not supported" message instead of
 being silently ignored (docs/fidelity.md).
 """
@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 from mirrorcraft.server.commands.host import GAME_MODES, CommandHost, CommandSource, EntityRef
 from mirrorcraft.server.commands.reader import CommandSyntaxError, StringReader
+from mirrorcraft.server.facts import ITEM_TYPE
 
-UNSUPPORTED_OPTIONS = ("nbt", "predicate", "team", "x_rotation", "y_rotation")
+UNSUPPORTED_OPTIONS = ("nbt", "predicate", "x_rotation", "y_rotation")
 KNOWN_OPTIONS = (
     "name",
     "distance",
@@ -124,6 +125,7 @@ class Selector:
     level: Range | None = None
     gamemodes: tuple[tuple[str, bool], ...] = ()
     tags: tuple[tuple[str, bool], ...] = ()
+    teams: tuple[tuple[str, bool], ...] = ()
     x: float | None = None
     y: float | None = None
     z: float | None = None
@@ -139,7 +141,11 @@ class Selector:
         return self.limit == 1
 
     def resolve(
-        self, host: CommandHost, source: CommandSource, scores: Callable[[str, str], int | None] | None = None
+        self,
+        host: CommandHost,
+        source: CommandSource,
+        scores: Callable[[str, str], int | None] | None = None,
+        team_of: Callable[[str], str | None] | None = None,
     ) -> list[EntityRef]:
         """The entities this selector picks, vanilla order (sort, then limit).
 
@@ -147,6 +153,7 @@ class Selector:
             host: the game.
             source: the command source (position for ``@p``/``distance``; entity for ``@s``).
             scores: ``(holder, objective) -> score or None`` for the ``scores`` option.
+            team_of: ``holder -> team name or None`` for the ``team`` option.
         """
         if self.kind == "name":
             return [p for p in host.players() if p.name == self.player_name]
@@ -165,7 +172,7 @@ class Selector:
             self.y if self.y is not None else source.position[1],
             self.z if self.z is not None else source.position[2],
         )
-        out = [e for e in candidates if self._matches(e, origin, host, scores)]
+        out = [e for e in candidates if self._matches(e, origin, host, scores, team_of)]
         if self.sort == "nearest":
             out.sort(key=lambda e: _dist2(e.position, origin))
         elif self.sort == "furthest":
@@ -186,6 +193,7 @@ class Selector:
         origin: tuple[float, float, float],
         host: CommandHost,
         scores: Callable[[str, str], int | None] | None,
+        team_of: Callable[[str], str | None] | None = None,
     ) -> bool:
         for name, neg in self.names:
             if (e.name == name) == neg:
@@ -200,6 +208,14 @@ class Selector:
             has = (tag in e.tags) if tag else bool(e.tags)
             if has == neg:
                 return False
+        if self.teams:
+            # EntitySelectorOptions "team": living entities only; "" is no team (team=! any team)
+            if e.type == ITEM_TYPE:
+                return False
+            team = (team_of(e.name if e.is_player else e.uuid) if team_of is not None else None) or ""
+            for name, neg in self.teams:
+                if (team == name) == neg:
+                    return False
         if self.level is not None and (e.xp_level is None or not self.level.matches(e.xp_level)):
             return False
         if self.distance is not None and not self.distance.matches(math.sqrt(_dist2(e.position, origin))):
@@ -255,6 +271,7 @@ class _Builder:
     types: list[tuple[str, bool]] = field(default_factory=list)
     gamemodes: list[tuple[str, bool]] = field(default_factory=list)
     tags: list[tuple[str, bool]] = field(default_factory=list)
+    teams: list[tuple[str, bool]] = field(default_factory=list)
 
 
 def parse_selector(reader: StringReader) -> Selector:
@@ -312,6 +329,7 @@ def _finish(b: _Builder, reader: StringReader) -> Selector:
         level=o.get("level"),  # type: ignore[arg-type]
         gamemodes=tuple(b.gamemodes),
         tags=tuple(b.tags),
+        teams=tuple(b.teams),
         x=o.get("x"),  # type: ignore[arg-type]
         y=o.get("y"),  # type: ignore[arg-type]
         z=o.get("z"),  # type: ignore[arg-type]
@@ -443,6 +461,13 @@ def _apply_option(reader: StringReader, b: _Builder, key: str, at: int) -> None:
     elif key == "tag":
         neg = _negated(reader)
         b.tags.append((reader.read_unquoted(), neg))
+    elif key == "team":
+        if "team" in o:  # only one team=<name> (team=!<name> may repeat)
+            raise _inapplicable(reader, key, at)
+        neg = _negated(reader)
+        b.teams.append((reader.read_unquoted(), neg))
+        if not neg:
+            o["team"] = True
     elif key == "scores":
         if key in o:
             raise _inapplicable(reader, key, at)

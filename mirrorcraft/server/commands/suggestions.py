@@ -25,6 +25,7 @@ from mirrorcraft.server.commands.dispatcher import Context, Node, parse_nodes
 from mirrorcraft.server.commands.grammar import command_tree
 from mirrorcraft.server.commands.reader import StringReader
 from mirrorcraft.server.commands.texts import lang
+from mirrorcraft.server.commands.vocabulary import TEAM_COLORS
 
 SELECTOR_KINDS = ("@a", "@e", "@p", "@r", "@s")
 
@@ -60,6 +61,8 @@ def _argument_suggestions(node: Node, typed: str, players: Callable[[], list[str
         pool = list(players())
     elif kind == "boolean":
         pool = ["false", "true"]
+    elif kind == "colors":  # ChatFormatting.getNames(true, false): the colours and reset
+        pool = [*TEAM_COLORS, "reset"]
     elif kind in ("items", "blocks", "effects"):
         # SharedSuggestionProvider.suggestResource: the full id matches, or its path does
         return [i for i in _ids(kind) if i.startswith(low) or i.partition(":")[2].startswith(low)]

@@ -29,10 +29,13 @@ Vanilla behaviour followed (wiki.vg "Protocol" 1.19.2 for packets, the Minecraft
   hooks run: a dig in progress is dropped, eating stops and the health bar is sent) and respawns at the
   world spawn when the client sends ``client_command`` 0 (``respawn`` packet, position, abilities,
   inventory, experience, time, weather; the ``"respawn"`` hooks give a fresh food bar).
-* game rules: all 36 are stored. Honoured: ``doDaylightCycle``, ``doWeatherCycle``, ``keepInventory``,
-  ``sendCommandFeedback`` (by the executor), ``doMobSpawning`` (natural spawning), ``naturalRegeneration``
-  (food). Stored only (the server has no such mechanic): the rest, including ``randomTickSpeed`` (no random
-  ticks: crops do not grow).
+* game rules: all 36 are stored, starting from vanilla's defaults, then the save's ``level.dat``
+  ``GameRules`` (as a vanilla server reads them: an arena's ``randomTickSpeed 200``), then the controls'
+  ``game_rules`` (what the harness sets over RCON on a vanilla server, so they win). A ``level.dat`` rule
+  that 1.19.2 does not know, or whose text does not parse as its type, is skipped as vanilla skips it.
+  Honoured: ``doDaylightCycle``, ``doWeatherCycle``, ``keepInventory``, ``sendCommandFeedback`` (by the
+  executor), ``doMobSpawning`` (natural spawning), ``naturalRegeneration`` (food), ``randomTickSpeed`` (random
+  ticks). Stored only (the server has no such mechanic): the rest.
 * admin state is not written to ``level.dat`` by ``save-all``: an episode always starts from a fresh copy
   of its world. It is kept by player name (a reconnect keeps the game mode).
 """
@@ -48,7 +51,7 @@ from mirrorcraft.protocol import serverbound as sb
 from mirrorcraft.server import facts, wire
 from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.commands.vocabulary import GAME_RULES
-from mirrorcraft.server.features.chat import Chat, display_name
+from mirrorcraft.server.features.chat import Chat
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.experience import Experience
 from mirrorcraft.server.features.inventory import Inventory
@@ -59,6 +62,29 @@ from mirrorcraft.server.kernel.spawn import spawn_point
 from mirrorcraft.server.kernel.stacks import Stack, from_slot
 
 log = logging.getLogger(__name__)
+
+
+def level_game_rules(saved: dict[str, str]) -> dict[str, bool | int]:
+    """``level.dat``'s ``GameRules`` (text values) as typed values of the rules 1.19.2 knows (others skipped,
+    as vanilla's ``GameRules.loadFromTag`` only reads registered rules and its parsers fall back on bad
+    text)."""
+    out: dict[str, bool | int] = {}
+    for name, text in saved.items():
+        default = GAME_RULES.get(name)
+        if default is None:
+            continue
+        if isinstance(default, bool):
+            if text in ("true", "false"):
+                out[name] = text == "true"
+            else:
+                log.info("level.dat game rule %s=%r is not a boolean: kept %s", name, text, default)
+        else:
+            try:
+                out[name] = int(text)
+            except ValueError:
+                log.info("level.dat game rule %s=%r is not an integer: kept %s", name, text, default)
+    return out
+
 
 GAME_MODE_IDS = {"survival": 0, "creative": 1, "adventure": 2, "spectator": 3}
 DIFFICULTY_IDS = {"peaceful": 0, "easy": 1, "normal": 2, "hard": 3}
@@ -103,10 +129,12 @@ class Admin:
         self.inventory = inventory
         self.experience = experience
         self.movement = movement
+        movement.game_mode_of = self.game_mode  # creative and spectator are not checked or kicked for flying
         self.chat = chat
         self.default_game_mode: str = kernel.config.default_game_mode
         self._spawn_rng = kernel.rng.stream("spawn")
         self.game_rules: dict[str, bool | int] = dict(GAME_RULES)
+        self.game_rules.update(level_game_rules(kernel.world.level.game_rules))
         for rule, value in ctl.game_rules.items():
             if rule not in GAME_RULES:
                 raise ContractError(f"controls.game_rules: unknown game rule {rule!r} (1.19.2)")
@@ -118,6 +146,7 @@ class Admin:
         self.weather_ticks = -1  # -1: no countdown
         self.difficulty = ctl.difficulty
         self.players: dict[str, PlayerAdmin] = {}
+        kernel.events.after("forget", lambda b: self.players.pop(b["who"], None))  # Join: bounded
         self._last_tick: int | None = None
         kernel.events.after("joined", self._joined)
         kernel.events.after("advancement_made", self._announce)
@@ -190,7 +219,7 @@ class Admin:
         frame = str(display.get("frame", "task"))
         self.chat.broadcast(
             C.translatable(
-                f"chat.type.advancement.{frame}", display_name(b.player), C.advancement_chat(display)
+                f"chat.type.advancement.{frame}", self.chat.name_of(b.player), C.advancement_chat(display)
             )
         )
 
@@ -277,8 +306,11 @@ class Admin:
         self.state(p).game_mode = mode
         self._send_game_mode(p, mode)
 
-    def kill_player(self, p: Player) -> None:
-        """Vanilla death: drops (unless ``keepInventory``), effects cleared, health 0 (death screen)."""
+    def kill_player(self, p: Player, death: C.Component | None = None) -> None:
+        """Vanilla death: drops (unless ``keepInventory``), effects cleared, health 0 (death screen).
+
+        ``death`` is the death message (``CombatTracker.getDeathMessage``); default ``kill``'s
+        ``death.attack.outOfWorld``."""
         st = self.state(p)
         st.dead = True
         if not self.game_rules["keepInventory"]:
@@ -294,7 +326,8 @@ class Admin:
         p.health = 0.0
         # ServerPlayer.die: the death message on the death screen, and to everyone with showDeathMessages
         # (``kill`` is DamageSource.OUT_OF_WORLD: death.attack.outOfWorld with the player's display name)
-        death = C.translatable("death.attack.outOfWorld", display_name(p))
+        if death is None:
+            death = C.translatable("death.attack.outOfWorld", self.chat.name_of(p))
         if self.game_rules["showDeathMessages"]:
             p.send("death_combat_event", wire.death_combat_event(p.eid, death, p.protocol_version))
             self.chat.broadcast(death)

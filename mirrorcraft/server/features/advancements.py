@@ -47,6 +47,7 @@ class Advancements:
         self.kernel = kernel
         self.rules = rules
         self.players: dict[str, PlayerProgress] = {}
+        kernel.events.after("forget", lambda b: self.players.pop(b["who"], None))  # Join: bounded
         self._layout: dict[str, tuple[float, float]] | None = None
         kernel.events.after("joined", self._joined)
 

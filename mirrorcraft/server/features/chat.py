@@ -12,21 +12,33 @@ Vanilla behaviour followed:
   does not get it;
 * leaving (``ServerGamePacketListenerImpl.onDisconnect``): everyone else gets the yellow
   ``multiplayer.player.left``;
-* chat (not commands) is relayed as ``chat.type.text`` (``<name> text``) system chat: MirrorCraft signs no
-  chat, so a line arrives as ``system_chat`` rather than signed ``player_chat`` (docs/fidelity.md).
+* a player's name in these lines is ``Player.getDisplayName``: with a team, its prefix, suffix and colour
+  (:meth:`~mirrorcraft.server.features.teams.Teams.display_name`);
+* chat (not commands) is relayed to everyone as ``chat.type.text`` (``<name> text``) system chat: MirrorCraft signs no
+  chat, so a line arrives as ``system_chat`` rather than signed ``player_chat`` (docs/fidelity.md);
+* spam (``ServerGamePacketListenerImpl.detectRateSpam``): each chat line or command adds 20 to the
+  player's count, every game tick takes 1 off; above 200 a player who is not an op is kicked
+  (``disconnect.spam``, "Kicked for spamming"). Counted in game ticks, as vanilla: an accelerated server
+  forgives faster in wall time. The 256-character limit of a line is the connection's (vanilla's packet
+  decoder, :data:`~mirrorcraft.server.connection.STRING_LIMITS`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mirrorcraft.server import wire
 from mirrorcraft.server.commands import components as C
+from mirrorcraft.server.features.teams import Teams
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 
 log = logging.getLogger(__name__)
+
+SPAM_PER_MESSAGE = 20  # chatSpamTickCount += 20 per chat line or command
+SPAM_LIMIT = 200  # kicked above this
+SPAM_KICK = "Kicked for spamming"  # en_us disconnect.spam
 
 
 def display_name(p: Player) -> C.Component:
@@ -35,13 +47,36 @@ def display_name(p: Player) -> C.Component:
 
 
 class Chat:
-    """System chat for one game."""
+    """System chat for one game; ``teams`` gives players their team-formatted display names.
 
-    def __init__(self, kernel: Kernel) -> None:
+    Attributes:
+        is_op: Whether a player is an op (spam-exempt); the commands feature sets it.
+    """
+
+    def __init__(self, kernel: Kernel, teams: Teams | None = None) -> None:
         self.kernel = kernel
+        self.name_of = teams.display_name if teams is not None else display_name
+        self.is_op: Callable[[Player], bool] = lambda p: False
+        self._spam: dict[Player, tuple[int, int]] = {}  # player → (chatSpamTickCount, at tick)
         kernel.events.after("joined", self._joined)
         kernel.events.after("left", self._left)
-        kernel.handlers.register("chat_message", lambda p, pkt: self.chat(p, pkt.message))
+        kernel.handlers.register("chat_message", self._on_chat)
+        kernel.handlers.register("chat_command", lambda p, pkt: self.rate_spam(p))
+
+    def _on_chat(self, p: Player, pkt: Any) -> None:
+        self.chat(p, pkt.message)
+        self.rate_spam(p)
+
+    def rate_spam(self, p: Player) -> None:
+        """Vanilla ``detectRateSpam`` after a chat line or command: +20, -1 per tick since; kick above 200."""
+        now = self.kernel.tick_count
+        count, at = self._spam.get(p, (0, now))
+        count = max(0, count - (now - at)) + SPAM_PER_MESSAGE
+        self._spam[p] = (count, now)
+        if count > SPAM_LIMIT and not self.is_op(p):
+            log.info("%s kicked for spamming", p.display_name)
+            self._spam.pop(p, None)
+            p.kick(SPAM_KICK)
 
     def tell(self, p: Player, message: Mapping[str, Any] | str) -> None:
         """One system chat message (a component, or plain text) to ``p``."""
@@ -57,14 +92,15 @@ class Chat:
 
     def chat(self, p: Player, text: str) -> None:
         """A chat line (not a command): ``<name> text`` to everyone (unsigned system chat)."""
-        self.broadcast(C.translatable("chat.type.text", display_name(p), text))
+        self.broadcast(C.translatable("chat.type.text", self.name_of(p), text))
 
     def _joined(self, b: Behaviour) -> None:
         p = b.player
         self.broadcast(
-            C.translatable("multiplayer.player.joined", display_name(p), color="yellow"), exclude=p
+            C.translatable("multiplayer.player.joined", self.name_of(p), color="yellow"), exclude=p
         )
 
     def _left(self, b: Behaviour) -> None:
         p = b.player
-        self.broadcast(C.translatable("multiplayer.player.left", display_name(p), color="yellow"), exclude=p)
+        self._spam.pop(p, None)
+        self.broadcast(C.translatable("multiplayer.player.left", self.name_of(p), color="yellow"), exclude=p)

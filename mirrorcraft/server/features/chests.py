@@ -20,8 +20,9 @@ contents. Every click that changes a chest's contents publishes ``container_move
 Double chests (vanilla ``ChestBlock``): a chest placed beside a single chest of the same block that faces
 the same way becomes its partner (``getStateForPlacement``: ``type=left`` when the partner is on its
 clockwise side, ``right`` on the other; sneaking against a chest's side pairs with that chest), and the
-neighbour takes the opposite type (``updateShape``, run on every block change through the kernel's
-``"block_changed"`` hook, so ``/setblock`` and ``/fill`` pair and split chests as vanilla does). Using
+neighbour takes the opposite type (``updateShape``, run on every block change: both rules are registered
+with :mod:`~mirrorcraft.server.features.blockupdates`, the one machinery of shape updates and placement
+states, so ``/setblock`` and ``/fill`` pair and split chests as vanilla does). Using
 either half opens one ``generic_9x6`` window (menu id 5, title ``container.chestDouble``) over both block
 entities, the ``right`` half's 27 slots first (``DoubleBlockCombiner``: ``right`` is the first block); a
 solid block above either half keeps both shut. Each half sends its own lid ``block_action`` with the
@@ -45,6 +46,7 @@ from mirrorcraft.errors import WorldError
 from mirrorcraft.rules.blocks import block_entity_type, menu_blocks
 from mirrorcraft.rules.packs import namespaced
 from mirrorcraft.server import facts, wire
+from mirrorcraft.server.features.blockupdates import BlockUpdates, PlaceContext
 from mirrorcraft.server.features.windows import Menu, Windows
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
 from mirrorcraft.server.kernel.stacks import Stack
@@ -66,7 +68,6 @@ OFFSETS = {"north": (0, 0, -1), "south": (0, 0, 1), "west": (-1, 0, 0), "east": 
 CLOCKWISE = {"north": "east", "east": "south", "south": "west", "west": "north"}
 COUNTER_CLOCKWISE = {v: k for k, v in CLOCKWISE.items()}
 OPPOSITE = {"north": "south", "south": "north", "west": "east", "east": "west"}
-FACE_DIRECTIONS = ["down", "up", "north", "south", "west", "east"]  # use_item_on face index → Direction
 OTHER_TYPE = {"left": "right", "right": "left"}
 
 
@@ -92,6 +93,8 @@ def connected_direction(props: dict[str, str]) -> str:
 def update_shape(state: int, direction: str, neighbour: int) -> int:
     """``ChestBlock.updateShape``: ``state``'s chest after the block towards ``direction`` became
     ``neighbour`` (pairs with a half that points at it, or falls back to single when its partner left)."""
+    if direction not in OPPOSITE:  # vanilla: only a horizontal neighbour pairs or splits a chest
+        return state
     block = chest_block(state)
     props = facts.state_props(state)
     if block is not None and chest_block(neighbour) == block:
@@ -245,8 +248,18 @@ class Chests:
         self.windows = windows
         self.entities: dict[Pos, ChestEntity] = {}
         kernel.events.before("use_block", self._on_use_block)
-        kernel.events.before("place", self._on_place)
-        kernel.events.after("block_changed", self._on_block_changed)
+
+    def use_block_updates(self, updates: BlockUpdates) -> None:
+        """Register the chests' placement state and shape update (``getStateForPlacement``, ``updateShape``).
+
+        Separate from the constructor because chests are built before block updates (hoppers and block
+        entities need the chests; block updates need digging, built later); the game calls it once both exist.
+        """
+        blocks = [namespaced(b) for b in sorted(CHEST_BLOCKS)]
+        updates.on_place(blocks, self._placement_state)
+        updates.on_shape(
+            blocks, lambda pos, state, direction, neighbour: update_shape(state, direction, neighbour)
+        )
 
     def chest_at(self, pos: Pos) -> ChestEntity | None:
         """The chest at ``pos`` (created empty on first use), or ``None`` if the block is not a chest."""
@@ -361,16 +374,14 @@ class Chests:
         props = facts.state_props(state)
         return props["facing"] if props["type"] == "single" else None
 
-    def _on_place(self, b: Behaviour) -> None:
+    def _placement_state(self, ctx: PlaceContext) -> int:
         """``ChestBlock.getStateForPlacement``: a placed chest pairs with a single chest beside it."""
-        block = b["block"].removeprefix("minecraft:")
-        if block not in CHEST_BLOCKS:
-            return
-        props = facts.state_props(b["state"])
+        block = facts.block_name(ctx.state)
+        props = facts.state_props(ctx.state)
         facing, kind = props["facing"], "single"
-        clicked = FACE_DIRECTIONS[b["face"]]
-        sneaking = b.player is not None and b.player.sneaking
-        target = b["pos"]
+        clicked = ctx.face
+        sneaking = ctx.player is not None and ctx.player.sneaking
+        target = ctx.pos
         if clicked in OFFSETS and sneaking:
             d = self._candidate_facing(target, OPPOSITE[clicked], block)
             if d is not None and d not in (clicked, OPPOSITE[clicked]):  # another axis than the face's
@@ -382,19 +393,4 @@ class Chests:
             elif facing == self._candidate_facing(target, COUNTER_CLOCKWISE[facing], block):
                 kind = "right"
         props.update(facing=facing, type=kind)
-        b.data["state"] = facts.state_id(block, props)
-
-    def _on_block_changed(self, b: Behaviour) -> None:
-        """A block changed: chests beside it update their shape (pair, or fall back to single)."""
-        pos, old, new = b["pos"], b["old"], b["new"]
-        if chest_block(old) is None and chest_block(new) is None:
-            return
-        world = self.kernel.world
-        for direction in OFFSETS:
-            npos = step(pos, direction)
-            nstate = world.get_block(*npos)
-            if chest_block(nstate) is None:
-                continue
-            updated = update_shape(nstate, OPPOSITE[direction], new)
-            if updated != nstate:
-                self.kernel.set_block(npos, updated)
+        return facts.state_id(block, props)

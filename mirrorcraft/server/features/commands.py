@@ -30,7 +30,7 @@ from twisted.internet import reactor
 
 from mirrorcraft.errors import ContractError
 from mirrorcraft.server import facts, wire
-from mirrorcraft.server.commands import CommandExecutor, OpsList
+from mirrorcraft.server.commands import CommandExecutor, OpsList, Scoreboard
 from mirrorcraft.server.commands.host import AdvancementInfo, EntityRef
 from mirrorcraft.server.commands.suggestions import complete
 from mirrorcraft.server.commands.texts import display_name, item_key
@@ -417,7 +417,9 @@ class Commands:
     ``ops.json`` there (read at start, rewritten by every ``op`` / ``deop``).
     """
 
-    def __init__(self, kernel: Kernel, host: KernelCommandHost, chat: Chat) -> None:
+    def __init__(
+        self, kernel: Kernel, host: KernelCommandHost, chat: Chat, scoreboard: Scoreboard | None = None
+    ) -> None:
         self.kernel = kernel
         self.host = host
         self.chat = chat
@@ -431,7 +433,8 @@ class Commands:
         for name in cfg.ops:
             if not ops.is_op(name):
                 ops.add(name)
-        self.executor = CommandExecutor(host, ops)
+        self.executor = CommandExecutor(host, ops, scoreboard)
+        chat.is_op = lambda p: self.executor.ops.is_op(p.display_name)  # ops are exempt from the spam kick
         host.on_ops_changed.append(self._save_ops)
         kernel.handlers.register("chat_command", lambda p, pkt: self.chat_command(p, pkt.command))
         kernel.handlers.register("tab_complete", self._on_tab_complete)

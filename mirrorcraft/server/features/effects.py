@@ -41,6 +41,7 @@ class Effects:
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
         self.players: dict[str, dict[str, ActiveEffect]] = {}
+        kernel.events.after("forget", lambda b: self.players.pop(b["who"], None))  # Join: bounded
 
     def state(self, p: Player) -> dict[str, ActiveEffect]:
         """Active effects of ``p`` by effect id (created with the controls' effects at first use)."""

@@ -162,6 +162,7 @@ class Enchanting:
         self.tables = facts.bare_names(menu_blocks(EnchantmentMenu.kind))
         self.advancements = advancements
         self.players: dict[str, EnchantSeed] = {}
+        kernel.events.after("forget", lambda b: self.players.pop(b["who"], None))  # Join: bounded
         kernel.events.before("use_block", self._on_use_block)
         kernel.handlers.register("enchant_item", self._on_enchant_item)
 

@@ -36,6 +36,7 @@ class Experience:
     def __init__(self, kernel: Kernel) -> None:
         self.kernel = kernel
         self.players: dict[str, Xp] = {}
+        kernel.events.after("forget", lambda b: self.players.pop(b["who"], None))  # Join: bounded
         kernel.events.after("joined", lambda b: self.send(b.player))
 
     def state(self, p: Player) -> Xp:

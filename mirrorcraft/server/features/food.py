@@ -35,11 +35,24 @@ Vanilla behaviour followed (1.19.2 ``FoodData``, ``Player``, ``LivingEntity``, `
   (``ServerGamePacketListenerImpl.handleSetCarriedItem``, ``LivingEntity.updatingUsingItem``).
 * ``update_health`` is sent when health or food changed or saturation became / stopped being 0
   (``ServerPlayer.doTick``), with the real values.
+* every vanilla food (the 40 of ``foods.json``: golden carrots, rabbit stew, cookies...) restores its points
+  and saturation; the effects of ``Foods.java`` are given, the certain ones (golden apples, pufferfish,
+  spider eye) always and the chance ones (raw chicken 30 % hunger, poisonous potato 60 % poison, rotten flesh
+  80 % hunger) with ``nextFloat() < probability`` from the seeded ``food`` stream; a honey bottle takes 40
+  ticks to drink and cures poison.
+* **milk** (``MilkBucketItem``): not a food, drunk in 32 ticks whatever the food level; it removes every
+  effect (the benchmark's Haste and Speed too, as vanilla) and leaves a bucket (creative keeps the milk).
+* **cake** (``CakeBlock``): using a placed cake (not sneaking with an item) when the player can eat (food
+  below 20, or creative) eats a slice at once — ``FoodData.eat(2, 0.1)``: +2 food, +0.4 saturation — and
+  the cake loses a bite; the seventh slice removes the block. Not hungry, the use passes (a held block is
+  placed against the cake). A cake needs a solid block below: placed only there, and it goes (no drops:
+  ``blocks/cake`` has no pools) when that block does. Events ``ate`` (``item="cake"``, ``bites``).
 
-Partial (documented, not simulated): movement exhaustion (sprinting, jumping, swimming), the chance-based
-food effects (rotten flesh, raw chicken, pufferfish, spider eye, poisonous potato, suspicious stew),
-chorus fruit's teleport, eating sounds/particles and the "using item" metadata other players would see.
-Starvation that kills reuses the admin feature's kill (its death message says "out of world").
+Partial (documented, not simulated): movement exhaustion (sprinting, jumping, swimming), suspicious stew's
+effect (it is eaten as a stew: its effect comes from the stew's NBT, which item stacks here do not
+carry), candles on cakes, chorus fruit's teleport, eating sounds/particles and the "using item" metadata
+other players would see.
+Starvation that kills reuses the admin feature's kill with vanilla's ``death.attack.starve`` message.
 Food state lives in memory for the server's lifetime (a reconnect keeps it; nothing is saved).
 """
 
@@ -51,12 +64,25 @@ from dataclasses import dataclass, field
 from mirrorcraft.errors import GameDataError, ProtocolError
 from mirrorcraft.gamedata import food as food_info
 from mirrorcraft.protocol import serverbound as sb
-from mirrorcraft.rules.items import always_edible, eaten_remainder, fast_food, food_effects
+from mirrorcraft.rules.items import (
+    always_edible,
+    block_food,
+    chance_effects,
+    cures,
+    drink,
+    eaten_remainder,
+    fast_food,
+    food_effects,
+    use_ticks,
+)
 from mirrorcraft.server import facts, wire
+from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.features.admin import Admin
+from mirrorcraft.server.features.blockupdates import BlockUpdates, PlaceContext
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
+from mirrorcraft.server.kernel.physics import within_reach
 from mirrorcraft.server.kernel.stacks import Stack
 
 log = logging.getLogger(__name__)
@@ -107,12 +133,22 @@ class FoodData:
 class Food:
     """Hunger and eating for every player of one game."""
 
-    def __init__(self, kernel: Kernel, admin: Admin, effects: Effects, items: Items) -> None:
+    def __init__(
+        self, kernel: Kernel, admin: Admin, effects: Effects, items: Items, updates: BlockUpdates
+    ) -> None:
         self.kernel = kernel
         self.admin = admin
         self.effects = effects
         self.items = items
+        self.rng = kernel.rng.stream("food")
         self.players: dict[str, FoodData] = {}
+        kernel.events.after("forget", lambda b: self.players.pop(b["who"], None))  # Join: bounded
+        self.cake = block_food()
+        cake_block = facts.block(self.cake["block"])
+        self._cake_id = cake_block.id
+        self._no_collision = facts.state_tables().no_collision
+        updates.on_place([cake_block.name], self._place_cake)
+        updates.on_shape([cake_block.name], self._cake_shape)
         self._last_tick: int | None = None
         ev = kernel.events
         ev.before("held_slot", lambda b: self.held_changed(b.player, b["slot"]))
@@ -122,6 +158,7 @@ class Food:
         ev.after("mob_hurt", lambda b: self.add_exhaustion(b.player, EXHAUSTION_ATTACK))
         ev.after("death", self._died)
         ev.after("respawn", self._respawned)
+        ev.before("use_block", self._use_block)
         kernel.handlers.register("use_item", self._on_use_item)
         kernel.handlers.register("block_dig", self._on_block_dig)
 
@@ -194,15 +231,18 @@ class Food:
         if stack is None:
             return False
         name = stack.item.removeprefix("minecraft:")
-        try:
-            food_info(name)
-        except GameDataError:
-            return False
         st = self.state(p)
-        creative = self.admin.game_mode(p) == "creative"
-        if not (st.food < MAX_FOOD or always_edible(stack.item) or creative):  # Player.canEat
-            return False
-        ticks = FAST_EAT_TICKS if fast_food(stack.item) else EAT_TICKS
+        if drink(stack.item) is not None:  # MilkBucketItem.use: startUsingInstantly, whatever the food level
+            ticks = use_ticks(stack.item) or EAT_TICKS
+        else:
+            try:
+                food_info(name)
+            except GameDataError:
+                return False
+            creative = self.admin.game_mode(p) == "creative"
+            if not (st.food < MAX_FOOD or always_edible(stack.item) or creative):  # Player.canEat
+                return False
+            ticks = use_ticks(stack.item) or (FAST_EAT_TICKS if fast_food(stack.item) else EAT_TICKS)
         st.eating = Eating(hand, slot, stack.item, self.kernel.tick_count + ticks)
         self.kernel.emit("eat_started", player=p.display_name, item=name, ticks=ticks)
         return True
@@ -229,14 +269,16 @@ class Food:
         st.eating = None
         inv = p.inventory
         name = eating.item.removeprefix("minecraft:")
-        info = food_info(name)
-        st.eat(int(info.food_points), info.saturation)
+        drunk = drink(eating.item)
+        if drunk is None:
+            info = food_info(name)
+            st.eat(int(info.food_points), info.saturation)
         changed = {eating.slot}
         if self.admin.game_mode(p) != "creative":  # Item.finishUsingItem: stack.shrink unless instabuild
             stack = inv.slots[eating.slot]
             assert stack is not None
             inv.slots[eating.slot] = stack._replace(count=stack.count - 1) if stack.count > 1 else None
-            rest = eaten_remainder(eating.item)
+            rest = drunk["leaves"] if drunk is not None else eaten_remainder(eating.item)
             if rest is not None:
                 rkey = facts.item_key(rest)
                 if inv.slots[eating.slot] is None:
@@ -248,9 +290,63 @@ class Food:
                         self.items.throw(p, Stack(rkey, left))
         p.send_slots(changed)
         p.send("entity_status", wire.entity_status(p.eid, FINISHED_USING))
+        if drunk is not None and drunk.get("clears_effects"):
+            self.effects.remove(p, None)  # LivingEntity.removeAllEffects
+        for effect in cures(eating.item):
+            self.effects.remove(p, effect)
         for effect, ticks, amplifier in food_effects(eating.item):
             self.effects.add(p, effect, ticks, amplifier, False)
+        for effect, ticks, amplifier, chance in chance_effects(eating.item):  # FoodData.eat -> addEatEffect
+            if self.rng.random() < chance:
+                self.effects.add(p, effect, ticks, amplifier, False)
         self.kernel.emit("ate", player=p.display_name, item=name, food=st.food, saturation=st.saturation)
+
+    # ---- cake (a block eaten by use) -------------------------------------------------------------------
+
+    def _use_block(self, b: Behaviour) -> None:
+        """``CakeBlock.use``: eat a slice when the player can eat; otherwise pass (a held block is placed)."""
+        p, pos = b.player, b["pos"]
+        world = self.kernel.world
+        state = world.get_block(*pos)
+        if facts.block_of_state(state).id != self._cake_id:
+            return
+        held = p.inventory.slots[p.inventory.hand_slot(b["hand"])]
+        if p.sneaking and held is not None:
+            return  # sneaking with an item: the item is used (placed) instead
+        if self.admin.is_dead(p) or not within_reach(p.pos, pos):
+            return
+        st = self.state(p)
+        mode = self.admin.game_mode(p)
+        if mode == "spectator" or not (st.food < MAX_FOOD or mode == "creative"):  # Player.canEat(false)
+            return
+        b.cancel("food")
+        c = self.cake
+        st.eat(int(c["nutrition"]), c["nutrition"] * c["saturation_modifier"] * 2.0)
+        bites = int(facts.state_props(state)["bites"])
+        if bites < int(c["max_bites"]):
+            self.kernel.set_block(pos, facts.block_of_state(state).state(bites=str(bites + 1)))
+        else:
+            self.kernel.set_block(pos, 0)  # Level.removeBlock: no drops
+        p.send("update_health", self.health_body(p))
+        self.kernel.emit(
+            "ate",
+            player=p.display_name,
+            item=self.cake["block"].removeprefix("minecraft:"),
+            food=st.food,
+            saturation=st.saturation,
+            bites=bites + 1,
+        )
+
+    def _cake_supported(self, pos: tuple[int, int, int]) -> bool:
+        """``CakeBlock.canSurvive``: the block below is solid (``Material.isSolid``: has a collision box)."""
+        below = self.kernel.world.get_block(pos[0], pos[1] - 1, pos[2])
+        return not facts.is_air(below) and not bool(self._no_collision[below])
+
+    def _place_cake(self, ctx: PlaceContext) -> int | None:
+        return ctx.state if self._cake_supported(ctx.pos) else None
+
+    def _cake_shape(self, pos: tuple[int, int, int], state: int, side: str, neighbour: int) -> int:
+        return 0 if side == "down" and not self._cake_supported(pos) else state
 
     # ---- ticking ----------------------------------------------------------------------------------------
 
@@ -322,7 +418,7 @@ class Food:
                     p.health -= 1.0  # DamageSource.STARVE bypasses armour and Resistance
                     if p.health <= 0.0:
                         log.info("%s starved", p.display_name)
-                        admin.kill_player(p)
+                        admin.kill_player(p, C.translatable("death.attack.starve", admin.chat.name_of(p)))
                 st.timer = 0
         else:
             st.timer = 0

@@ -16,9 +16,18 @@ Tick rate: every duration is counted in game ticks (furnace cook and burn times,
 an accelerated server stays consistent; clients are told the rate at join with a ``custom_payload`` on
 channel ``mirrorcraft:tick_rate`` whose data is the ticks per second as ASCII decimal text (e.g.
 ``b"40.0"``); no such message means vanilla's 20.
+
+Leaving: the player is removed and the ``"left"`` hooks drop what is tied to the connection (digging,
+keep-alive, the open window, move checks, the spam count). What the features keep by name for a rejoin
+(game mode, food, experience, effects, advancements, the enchantment seed — vanilla's ``playerdata/`` and
+``advancements/`` files) is kept for the last ``ServerConfig.remembered_players`` players who left; when
+one more leaves, the least recently departed is forgotten: the ``"forget"`` hooks run with its name (``b["who"]``)
+(vanilla keeps that state on disk for ever; MirrorCraft keeps it only in memory, so it is bounded).
 """
 
 from __future__ import annotations
+
+from collections import OrderedDict
 
 from mirrorcraft.rules.experience import total_xp
 from mirrorcraft.server import facts, wire
@@ -55,6 +64,7 @@ class Join:
         self.inventory = inventory
         self.items = items
         self.food = food
+        self.departed: OrderedDict[str, None] = OrderedDict()  # names that left, least recent first
 
     def join(self, p: Player) -> None:
         """Send the join sequence, enter ``p`` and announce it."""
@@ -104,6 +114,7 @@ class Join:
         for it in self.items.entities.values():
             self.items.send_spawn(p, it)
         k.players.add(p)
+        self.departed.pop(p.display_name, None)
         p.send("plugin_message", wire.custom_payload(TICK_RATE_CHANNEL, repr(float(cfg.tick_rate)).encode()))
         k.events.notify("joined", p)
         k.emit("join", player=p.display_name)
@@ -117,3 +128,9 @@ class Join:
         k.broadcast("player_list_item", wire.player_info_remove([p.uuid]))
         k.events.notify("left", p)
         k.emit("leave", player=p.display_name)
+        if k.players.by_name(p.display_name) is None:
+            self.departed[p.display_name] = None
+            self.departed.move_to_end(p.display_name)
+        while len(self.departed) > k.config.remembered_players:
+            name, _ = self.departed.popitem(last=False)
+            k.events.notify("forget", None, who=name)

@@ -1,10 +1,19 @@
-"""Placing: ``use_item_on`` — using a block that opens a window, or placing the held block against a face.
+"""Placing: ``use_item_on`` — using a block (a window, a cake, a berry bush), using the held item on it (a hoe,
+bone meal), or placing the held block against a face.
 
 A ``use_item_on`` is first offered to the ``"use_block"`` behaviour: the features that own a block with a
-use (crafting table, furnaces, enchanting table, chests) open their window and cancel it, as vanilla's
-``InteractionResult`` consumes the click. Otherwise the held block is placed, after the ``"place"``
-behaviour (a hook may cancel a placement), and the ``place`` outcome and the ``block_placed`` event are
-published. Every packet is acknowledged with its sequence.
+use (crafting table, furnaces, enchanting table, chests, cakes, sweet berry bushes) act and cancel it, as
+vanilla's ``InteractionResult`` consumes the click (``Block.use``). Then to the ``"use_item_on"``
+behaviour: the features that own an item with a use on blocks (hoes, bone meal) act and cancel it
+(``Item.useOn``). Otherwise the held block is placed, after the ``"place"`` behaviour (a hook may cancel a
+placement), and the ``place`` outcome and the ``block_placed`` event are published. Every packet is
+acknowledged with its sequence.
+
+The item places its block (``BlockItem``): the block of the same name, or for seeds the plant block
+(``ItemNameBlockItem``: wheat seeds place wheat, ``rules.plants.planted_block``). The state placed is this
+module's (axis, facing, half, wall torches) refined by the block-updates feature's placement states
+(``Block.getStateForPlacement``: fence arms, mushroom faces, leaves that persist, a hopper's facing) — which
+may also refuse the placement (a crop off farmland, a cake in the air, cocoa away from a jungle log).
 
 Vanilla behaviour followed (``BlockItem.place``, a subset): the block goes against the clicked face, or
 into the clicked block if that block is replaceable (``rules.blocks.replaceable``: air, water, grass, snow
@@ -22,7 +31,10 @@ from __future__ import annotations
 from mirrorcraft.errors import ContractError, GameDataError
 from mirrorcraft.protocol import serverbound as sb
 from mirrorcraft.rules.blocks import replaceable, wall_variant
+from mirrorcraft.rules.plants import planted_block
+from mirrorcraft.rules.shapes import hopper_rule
 from mirrorcraft.server import facts, outcomes, wire
+from mirrorcraft.server.features.blockupdates import BlockUpdates, PlaceContext
 from mirrorcraft.server.kernel import Kernel, Player
 from mirrorcraft.server.kernel.physics import boxes_intersect, player_box, within_reach
 from mirrorcraft.server.kernel.stacks import with_count
@@ -37,8 +49,10 @@ FACE_NAME = ["down", "up", "north", "south", "west", "east"]
 class Placing:
     """Block use and placement for one game."""
 
-    def __init__(self, kernel: Kernel) -> None:
+    def __init__(self, kernel: Kernel, updates: BlockUpdates) -> None:
         self.kernel = kernel
+        self.updates = updates
+        self._hopper = hopper_rule().block
         kernel.handlers.register("block_place", self._on_block_place)
 
     def _on_block_place(self, p: Player, pkt: sb.BlockPlace) -> None:
@@ -50,8 +64,14 @@ class Placing:
     ) -> None:
         """One ``use_item_on``: use the clicked block, or place the held block against ``face``."""
         try:
-            if not self.kernel.events.behaviour("use_block", p, hand=hand, pos=clicked).cancelled:
-                self.place(p, hand, clicked, face, cursor)
+            ev = self.kernel.events
+            if not 0 <= face < 6:
+                raise ContractError(f"use_item_on: face {face} outside 0..5")
+            if ev.behaviour("use_block", p, hand=hand, pos=clicked).cancelled:
+                return
+            if ev.behaviour("use_item_on", p, hand=hand, pos=clicked, face=face, cursor=cursor).cancelled:
+                return
+            self.place(p, hand, clicked, face, cursor)
         finally:
             p.send("acknowledge_block_changes", wire.acknowledge_block_changes(sequence))
 
@@ -74,7 +94,7 @@ class Placing:
         if stack is None or not within_reach(p.pos, clicked):
             return
         try:
-            block = facts.block(stack.item)
+            block = facts.block(planted_block(stack.item) or stack.item)
         except GameDataError:
             return  # not a block item (food, tools...): nothing to place
         if replaceable(facts.block_name(clicked_state)):
@@ -85,7 +105,14 @@ class Placing:
         ok = False
         current = world.get_block(*target)
         if replaceable(facts.block_name(current)) and world.inside_border(target[0] + 0.5, target[2] + 0.5):
-            state = self.placement_state(block, face, cursor, p)
+            state = self.updates.placement_state(
+                PlaceContext(
+                    p, target, clicked, FACE_NAME[face], self.placement_state(block, face, cursor, p)
+                )
+            )
+        else:
+            state = None
+        if state is not None:
             boxes = [
                 (
                     target[0] + b[0],
@@ -126,6 +153,8 @@ class Placing:
         wall = wall_variant(block.name) if face >= 2 else None
         if wall is not None:
             return facts.state_id(wall, {"facing": FACE_NAME[face]})
+        if block.name == self._hopper:  # HopperBlock.getStateForPlacement: toward the clicked face, else down
+            return block.state(facing=FACE_NAME[face ^ 1] if face >= 2 else "down")
         values: dict[str, str] = {}
         if "axis" in props:
             values["axis"] = FACE_AXIS[face]

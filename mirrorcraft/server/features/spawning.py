@@ -197,7 +197,7 @@ class NaturalSpawner:
             r = COUNTER_RADIUS
             near.update((x, z) for x in range(cx - r, cx + r + 1) for z in range(cz - r, cz + r + 1))
         cap = mob_cap(len(near))
-        living = self.mobs.living()
+        living = self.mobs.living_animals()  # the creature category counts every animal, chickens too
         counted = [c for c in living if _chunk_of(c.pos) in near]
         count = len(counted)
         local = [0] * len(players)

@@ -14,6 +14,13 @@ the client's prediction (``window_items`` resync when it disagrees), closes wind
 go to the inventory; the cursor too), and once per tick sends what changed (``broadcastChanges``: slots and
 window properties).
 
+Vanilla ``AbstractContainerMenu.stillValid`` (``ContainerLevelAccess``/``Container.stillValidBlockEntity``):
+a window stays open only while its block is still there and the player's feet are within 8 blocks of the
+block's centre (``distanceToSqr`` <= 64). It is checked every tick (``ServerPlayer.tick`` closes the window
+with ``close_window``) and on every click (``handleContainerClick`` ignores a click on an invalid menu; here
+the window is closed at once, which the next tick would do). A player who leaves closes its window
+(``ServerPlayer.disconnect`` → ``removed``) and its window state is dropped.
+
 Layouts (wiki.vg "Inventory", 1.19.2): crafting 0 result, 1-9 grid, 10-45 inventory; furnace, blast
 furnace, smoker 0 input, 1 fuel, 2 output, 3-38 inventory; enchantment 0 item, 1 lapis, 2-37 inventory;
 chest 0-26, 27-62 inventory. Partial: window 0's resync does not send NBT; swap-with-hotbar and throw on a
@@ -38,6 +45,7 @@ from mirrorcraft.server.kernel.stacks import Stack, ids, max_stack_of, same_kind
 log = logging.getLogger(__name__)
 
 Pos = tuple[int, int, int]
+MAX_DISTANCE_SQ = 64.0  # vanilla stillValid: distanceToSqr(block centre) <= 8 * 8
 
 
 class Menu:
@@ -60,6 +68,8 @@ class Menu:
 
     def __init__(self, player: Player, window_id: int) -> None:
         self.player = player
+        self.pos: Pos | None = None  # the block the window belongs to (set by Windows.open)
+        self.block: str | None = None  # its bare block name when the window opened
         self.inv: PlayerInventory = player.inventory
         self.window_id = window_id
         self._drag: tuple[int, list[int]] | None = None
@@ -331,6 +341,7 @@ class Windows:
         self.players: dict[str, WindowState] = {}
         kernel.events.before("click", self._on_click)
         kernel.events.before("close_window", self._on_close)
+        kernel.events.after("left", self._left)
 
     def state(self, p: Player) -> WindowState:
         st = self.players.get(p.display_name)
@@ -391,6 +402,7 @@ class Windows:
         st.next_window = st.next_window % 100 + 1  # vanilla containerCounter: 1..100
         wid = st.next_window
         menu = build(wid)
+        menu.pos, menu.block = pos, facts.block_name(self.kernel.world.get_block(*pos))
         st.menu = menu
         p.send("open_window", wire.open_window(wid, kind))
         self.resync(p, menu)
@@ -425,12 +437,42 @@ class Windows:
                 menu.sent_props[k] = v
                 p.send("window_property", wire.window_property(menu.window_id, k, v))
 
+    def still_valid(self, p: Player, menu: Menu) -> bool:
+        """Vanilla ``stillValid``: the window's block is still there and within 8 blocks of the feet."""
+        if menu.pos is None:
+            return True
+        x, y, z = menu.pos
+        if facts.block_name(self.kernel.world.get_block(x, y, z)) != menu.block:
+            return False
+        fx, fy, fz = p.pos
+        return (fx - x - 0.5) ** 2 + (fy - y - 0.5) ** 2 + (fz - z - 0.5) ** 2 <= MAX_DISTANCE_SQ
+
+    def close_invalid(self, p: Player, menu: Menu) -> None:
+        """``ServerPlayer.closeContainer``: close the window server-side and tell the client."""
+        log.info("%s: window %d (%s) no longer valid: closed", p.display_name, menu.window_id, menu.kind)
+        self.close(p, menu.window_id)
+        p.send("close_window", wire.close_window(menu.window_id))
+        self.kernel.emit("window_closed", player=p.display_name, window=menu.window_id, reason="invalid")
+
     def tick(self) -> None:
-        """Send every open window's changes (a furnace cooks while its window is open)."""
+        """Close windows that are no longer valid, then send every open window's changes (a furnace cooks
+        while its window is open)."""
         for p in self.kernel.players.values():
             menu = self.state(p).menu
-            if menu is not None:
+            if menu is None:
+                continue
+            if not self.still_valid(p, menu):
+                self.close_invalid(p, menu)
+            else:
                 self.broadcast(p, menu)
+
+    def _left(self, b: Behaviour) -> None:
+        p = b.player
+        st = self.players.pop(p.display_name, None)
+        if st is not None and st.menu is not None:
+            self.players[p.display_name] = st  # close() looks the state up
+            self.close(p, st.menu.window_id)
+            self.players.pop(p.display_name, None)
 
     # ---- clicks and closing --------------------------------------------------------------------------------
 
@@ -443,6 +485,9 @@ class Windows:
         menu = self.state(p).menu
         if menu is None or menu.window_id != c.window:
             self.inventory.send_inventory(p)
+            return
+        if not self.still_valid(p, menu):  # vanilla checks every click
+            self.close_invalid(p, menu)
             return
         self.apply_click(p, menu, c)
 

@@ -104,7 +104,10 @@ class Kernel:
 
     def set_block(self, pos: Pos, state: int) -> None:
         """Change a block, tell every player that has its chunk, then run the ``"block_changed"`` after-hooks
-        (``pos``, ``old``, ``new`` state: vanilla's neighbour shape updates, e.g. double chests).
+        (``pos``, ``old`` and ``new`` state ids, and the world's ``version`` right after the change: a hook
+        that finds ``world.version`` still equal knows no nested change happened since): what vanilla's
+        ``Level.setBlock`` does for its neighbours' shapes (double chests,
+        :mod:`~mirrorcraft.server.features.blockupdates`) and what the random-tick index follows.
 
         Raises:
             WorldError: ``pos`` is outside the build height.
@@ -114,7 +117,7 @@ class Kernel:
             raise WorldError(f"set_block: y={pos[1]} outside the build height")
         self.send_near(pos, "block_change", wire.block_change(*pos, state))
         if old != state:
-            self.events.notify("block_changed", None, pos=pos, old=old, new=state)
+            self.events.notify("block_changed", None, pos=pos, old=old, new=state, version=self.world.version)
 
     def emit(self, event: str, **data: Any) -> None:
         """Publish an event (shorthand for ``events.emit``)."""

@@ -15,6 +15,7 @@ caches each column's body until the column changes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,7 @@ from mirrorcraft.worlds.anvil.region import (
 MIN_Y = -64
 HEIGHT = 384
 SECTIONS = HEIGHT // 16
+SMALL_BATCH = 48  # get_blocks / sky_lights below this many positions look each one up in Python
 
 
 @dataclass
@@ -48,6 +50,25 @@ class Column:
     sky: np.ndarray | None  # (384, 16, 16) uint8 stored sky light, or None (derive from blocks)
     dirty: bool = False
     packet: bytes | None = None  # cached map_chunk body, invalidated on change
+    top: np.ndarray | None = None  # (16, 16) int16: index of the lowest sky-lit y (derived light), cached
+
+
+def _by_column(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> list[tuple[tuple[int, int], np.ndarray]]:
+    """The indices of the in-height positions, grouped by chunk column (one sort, no per-column scan)."""
+    inside = np.flatnonzero((y >= MIN_Y) & (y < MIN_Y + HEIGHT))
+    if not len(inside):
+        return []
+    cx, cz = x[inside] >> 4, z[inside] >> 4
+    keys = (cx - cx.min()) * (int(cz.max() - cz.min()) + 1) + (cz - cz.min())
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    ends = np.r_[starts[1:], len(order)]
+    out = []
+    for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
+        sel = inside[order[a:b]]
+        out.append(((int(x[sel[0]]) >> 4, int(z[sel[0]]) >> 4), sel))
+    return out
 
 
 def _biome_ids() -> dict[str, int]:
@@ -70,11 +91,16 @@ class World:
             level = LevelData.load(self.save_dir / "level.dat")
         self.level = level
         self.columns: dict[tuple[int, int], Column] = {}
+        self.version = 0  # bumped by every set_block (hooks tell whether a block may have changed since)
         self._regions: dict[tuple[int, int], RegionFile | None] = {}
         self._biomes = _biome_ids()
         tables = facts.state_tables()
         self._filters = tables.filter_light > 0
         self._is_air = tables.is_air
+        #: ``hook(cx, cz, column, chunk)`` after a column is loaded (``chunk``: the save's
+        #: :class:`~mirrorcraft.worlds.anvil.chunk.Chunk`, ``None`` for a column outside the save): the block
+        #: entities of the chunk are read this way (the block-entities feature), hoppers found.
+        self.loaded_hooks: list[Callable[[int, int, Column, Chunk | None], None]] = []
 
     # ---- loading ---------------------------------------------------------------------------------------
 
@@ -96,6 +122,7 @@ class World:
         rx, rz = region_of(cx, cz)
         region = self._region(rx, rz)
         raw = region.chunks.get((cx & 31, cz & 31)) if region else None
+        chunk = None
         if raw is None:
             col = Column(
                 blocks=np.zeros((HEIGHT, 16, 16), dtype=np.uint16),
@@ -107,6 +134,8 @@ class World:
             chunk = Chunk.from_nbt(nbt_from_bytes(raw.decompress(what), what), what)
             col = self._from_chunk(chunk, what)
         self.columns[(cx, cz)] = col
+        for hook in self.loaded_hooks:
+            hook(cx, cz, col, chunk)
         return col
 
     def _from_chunk(self, chunk: Chunk, what: str) -> Column:
@@ -145,12 +174,73 @@ class World:
         if not MIN_Y <= y < MIN_Y + HEIGHT:
             return False
         col = self.column(x >> 4, z >> 4)
-        col.blocks[y - MIN_Y, z & 15, x & 15] = state
+        iy, lz, lx = y - MIN_Y, z & 15, x & 15
+        col.blocks[iy, lz, lx] = state
+        self.version += 1
         col.dirty = True
         col.packet = None
+        if col.top is not None:  # keep the derived-light height of this (x, z) up to date
+            top = int(col.top[lz, lx])
+            if self._filters[state]:
+                if iy + 1 > top:
+                    col.top[lz, lx] = iy + 1
+            elif iy + 1 == top:
+                below = np.flatnonzero(self._filters[col.blocks[:iy, lz, lx]])
+                col.top[lz, lx] = int(below[-1]) + 1 if len(below) else 0
         if col.sky is not None:
             col.sky = None  # light changed: derive from blocks from now on
         return True
+
+    def get_blocks(self, pos: np.ndarray) -> np.ndarray:
+        """Global state ids at many positions at once (``pos``: an ``(n, 3)`` int array of x, y, z; air above
+        and below the world): one fancy index per column touched, for the vectorised random ticks."""
+        out = np.zeros(len(pos), dtype=np.uint16)
+        if len(pos) < SMALL_BATCH:  # a few positions: one Python lookup each is cheaper than grouping
+            for i, (x, y, z) in enumerate(pos.tolist()):
+                out[i] = self.get_block(x, y, z)
+            return out
+        x, y, z = pos[:, 0], pos[:, 1], pos[:, 2]
+        for (cx, cz), sel in _by_column(x, y, z):
+            col = self.column(cx, cz)
+            out[sel] = col.blocks[y[sel] - MIN_Y, z[sel] & 15, x[sel] & 15]
+        return out
+
+    def sky_lights(self, pos: np.ndarray) -> np.ndarray:
+        """:meth:`sky_light` at many positions at once (``pos`` as for :meth:`get_blocks`)."""
+        out = np.zeros(len(pos), dtype=np.int16)
+        if len(pos) < SMALL_BATCH:
+            for i, (x, y, z) in enumerate(pos.tolist()):
+                out[i] = self.sky_light(x, y, z)
+            return out
+        x, y, z = pos[:, 0], pos[:, 1], pos[:, 2]
+        out[y >= MIN_Y + HEIGHT] = 15
+        for (cx, cz), sel in _by_column(x, y, z):
+            i = sel[0]
+            col = self.column(cx, cz)
+            if col.sky is not None:
+                out[sel] = col.sky[y[sel] - MIN_Y, z[sel] & 15, x[sel] & 15]
+                continue
+            self.sky_light(int(x[i]), int(y[i]), int(z[i]))  # fills the column's cached top
+            assert col.top is not None
+            out[sel] = np.where(y[sel] - MIN_Y >= col.top[z[sel] & 15, x[sel] & 15], 15, 0)
+        return out
+
+    def sky_light(self, x: int, y: int, z: int) -> int:
+        """Sky light at ``(x, y, z)`` as the client gets it: the save's stored value, else derived like the chunk
+        packets (15 above the topmost light-filtering block of the column, 0 at and below it)."""
+        if y >= MIN_Y + HEIGHT:
+            return 15
+        if y < MIN_Y:
+            return 0
+        col = self.column(x >> 4, z >> 4)
+        if col.sky is not None:
+            return int(col.sky[y - MIN_Y, z & 15, x & 15])
+        if col.top is None:
+            blocked = self._filters[col.blocks]
+            any_block = blocked.any(axis=0)
+            highest = HEIGHT - 1 - np.argmax(blocked[::-1], axis=0)
+            col.top = np.where(any_block, highest + 1, 0).astype(np.int16)
+        return 15 if y - MIN_Y >= int(col.top[z & 15, x & 15]) else 0
 
     def inside_border(self, x: float, z: float) -> bool:
         """Whether ``(x, z)`` lies inside the save's world border."""

@@ -365,6 +365,50 @@ Feature = Annotated[
 ]
 
 
+class MushroomWarRules(_Model):
+    """The Mushroom War judge's rules (PillagerBench scenario 1; shared/spec/pillagerbench.md "Judge").
+
+    Every ``period_ticks`` game ticks, in a team area holding at most ``regrow_max_slime`` slime blocks each
+    missing cap block regrows with ``regrow_chance``; every original slime position of the area re-pollutes
+    with ``repollute_chance`` whatever the area holds. A team's score is the count of ``score_items[side]``
+    held by its players.
+    """
+
+    kind: Literal["mushroom_war"]
+    period_ticks: int = Field(gt=0)
+    regrow_chance: float = Field(ge=0, le=1)
+    repollute_chance: float = Field(ge=0, le=1)
+    regrow_max_slime: int = Field(ge=0)
+    pollutant: BlockText
+    score_items: dict[Side, str]
+
+    @field_validator("score_items")
+    @classmethod
+    def _both_items(cls, v: dict[str, str]) -> dict[str, str]:
+        if set(v) != set(SIDES):
+            raise ValueError(f"score_items must name red's and blue's item, got {sorted(v)}")
+        return {side: ItemSpec(item=item, count=1).item for side, item in v.items()}  # known 1.19.2 items
+
+    @field_validator("pollutant")
+    @classmethod
+    def _pollutant(cls, v: str) -> str:
+        parse_block(v)
+        return v
+
+
+class DashAndDineRules(_Model):
+    """The Dash & Dine judges' rules (PillagerBench scenario 2): every ``period_ticks`` each team judge's
+    inventory is scored (count x the food's hunger + saturation, from game data) and cleared; a team's first
+    ``max_food_types`` distinct foods lock in, other foods score nothing."""
+
+    kind: Literal["dash_and_dine"]
+    period_ticks: int = Field(gt=0)
+    max_food_types: int = Field(gt=0)
+
+
+JudgeRules = Annotated[MushroomWarRules | DashAndDineRules, Field(discriminator="kind")]
+
+
 class ArenaSpec(_Model):
     """One arena: level settings, flat ground, teams, judges, the mirror, team-coloured blocks and features."""
 
@@ -376,6 +420,7 @@ class ArenaSpec(_Model):
     mirror: MirrorSpec
     teams: dict[Side, TeamSpec]
     judges: list[JudgeSpec] = Field(default_factory=list)
+    judge_rules: JudgeRules | None = None
     team_blocks: dict[str, dict[Side, BlockText]] = Field(default_factory=dict)
     features: list[Feature] = Field(min_length=1)
 
