@@ -51,6 +51,9 @@ DIG_DOWN_MAX_BLOCKS = 32  #: blocks dug by one ``dig_down`` call
 DIG_UP_MAX_BLOCKS = 32  #: blocks dug by one ``dig_up`` call (three per stair step)
 PILLAR_MAX_HEIGHT = 8  #: blocks placed under the feet by one ``pillar_up`` call
 TUNNEL_MAX_LENGTH = 16  #: blocks advanced by one ``tunnel`` call
+FARM_MAX_COUNT = 16  #: ripe plants harvested by one ``farm`` call
+GIVE_MAX_COUNT = 64  #: items tossed by one ``give`` call
+CHAT_MAX_CHARS = 256  #: characters of one ``chat`` line (vanilla's limit)
 TICKS_PER_SECOND = 20
 
 
@@ -74,6 +77,8 @@ class ActionLimits(BaseModel):
     dig_up_max_blocks: int = DIG_UP_MAX_BLOCKS
     pillar_max_height: int = PILLAR_MAX_HEIGHT
     tunnel_max_length: int = TUNNEL_MAX_LENGTH
+    farm_max_count: int = FARM_MAX_COUNT
+    give_max_count: int = GIVE_MAX_COUNT
     collect_radius: int = 16
     tick_limits: dict[str, int] = Field(
         default_factory=lambda: {
@@ -93,6 +98,13 @@ class ActionLimits(BaseModel):
             "pillar_up": 400,
             "dig_up": 2400,
             "tunnel": 1200,
+            "farm": 2400,
+            "use": 200,
+            "give": 1200,
+            "chat": 40,
+            "break_at": 600,
+            "place_at": 200,
+            "cook": 3600,
         }
     )
 
@@ -298,6 +310,88 @@ class TunnelArgs(_Args):
     length: int = Field(ge=1, le=TUNNEL_MAX_LENGTH, description="Blocks to advance.")
 
 
+# --- team play (PillagerBench scenarios; not offered to MirrorCraft agents: see TEAM_SKILL_NAMES) ---------
+
+PlayerName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_]{1,16}$")]
+"""A Minecraft player name (vanilla: 1 to 16 letters, digits and underscores)."""
+
+
+class FarmArgs(_Args):
+    """Harvest ripe plants of one kind and replant them."""
+
+    crop: ResourceId = Field(
+        description="Plant block, e.g. 'minecraft:wheat', 'minecraft:carrots', 'minecraft:potatoes', "
+        "'minecraft:beetroots', 'minecraft:sweet_berry_bush', 'minecraft:cocoa'."
+    )
+    count: int = Field(1, ge=1, le=FARM_MAX_COUNT, description="How many ripe plants to harvest.")
+
+
+class UseArgs(_Args):
+    """Use an item (or the empty hand) on a block or an entity."""
+
+    item: ResourceId | None = Field(
+        None, description="Item to use, e.g. 'minecraft:bucket'; null uses the empty hand."
+    )
+    x: int | None = Field(None, description="Target block x (with y and z).")
+    y: int | None = Field(None, ge=-64, le=319, description="Target block y.")
+    z: int | None = Field(None, description="Target block z.")
+    block: ResourceId | None = Field(
+        None,
+        description="A block to use it on: the one at (x, y, z) if given, else the nearest of this type.",
+    )
+    entity: ResourceId | None = Field(None, description="An entity type to use it on: the nearest one.")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> UseArgs:
+        coords = [v is not None for v in (self.x, self.y, self.z)]
+        if any(coords) and not all(coords):
+            raise ValueError("give all of x, y, z or none of them")
+        if self.entity is not None and (self.block is not None or any(coords)):
+            raise ValueError("an entity target takes no block and no coordinates")
+        if not any(coords) and self.block is None and self.entity is None:
+            raise ValueError("give a target: x, y, z; a block; or an entity")
+        return self
+
+
+class GiveArgs(_Args):
+    """Walk to a player and toss them items."""
+
+    item: ResourceId = Field(description="Item to give.")
+    count: int = Field(1, ge=1, le=GIVE_MAX_COUNT, description="How many to toss.")
+    player: PlayerName = Field(description="The receiving player's name.")
+
+
+class ChatArgs(_Args):
+    """Say something in chat: to everyone, or to the own team only."""
+
+    text: str = Field(min_length=1, max_length=CHAT_MAX_CHARS, description="The message.")
+    team: bool = Field(False, description="True: only team mates get it (team chat, /teammsg).")
+
+
+class BreakAtArgs(_Args):
+    """Break the block at a position."""
+
+    x: int = Field(description="Block x.")
+    y: int = Field(ge=-64, le=319, description="Block y.")
+    z: int = Field(description="Block z.")
+
+
+class PlaceAtArgs(_Args):
+    """Place a block at a position."""
+
+    item: ResourceId = Field(description="Block item to place.")
+    x: int = Field(description="Block x.")
+    y: int = Field(ge=-64, le=319, description="Block y.")
+    z: int = Field(description="Block z.")
+
+
+class CookArgs(_Args):
+    """Cook items in a furnace already in the world, fuelled with what you carry (or what it holds)."""
+
+    input: ResourceId = Field(description="Item to cook, e.g. 'minecraft:potato'.")
+    count: int = Field(1, ge=1, le=SMELT_MAX_ITEMS, description="How many items to cook.")
+
+
 # Order used for prompts and observations.
 _ARG_MODELS: dict[str, type[_Args]] = {
     "explore": ExploreArgs,
@@ -316,8 +410,23 @@ _ARG_MODELS: dict[str, type[_Args]] = {
     "pillar_up": PillarUpArgs,
     "dig_up": DigUpArgs,
     "tunnel": TunnelArgs,
+    "farm": FarmArgs,
+    "use": UseArgs,
+    "give": GiveArgs,
+    "chat": ChatArgs,
+    "break_at": BreakAtArgs,
+    "place_at": PlaceAtArgs,
+    "cook": CookArgs,
 }
+#: Every skill of the contracts (reports, calls and σ accept all of them).
 SKILL_NAMES: tuple[str, ...] = tuple(_ARG_MODELS)
+#: The team-play skills (PillagerBench scenarios: farms, food, teams, sabotage and construction).
+TEAM_SKILL_NAMES: tuple[str, ...] = ("farm", "use", "give", "chat", "break_at", "place_at", "cook")
+#: The skills offered to MirrorCraft agents (the observation's skill list, the prompts): the paper's set plus
+#: the escapes. The team skills are left out: no MirrorCraft task needs chat, gifts or farms, and offering
+#: more skills changes what an agent can do between the published runs (``give``/``place_at``/``break_at``
+#: would also be a second way to do ``place``/``mine`` with other caps).
+MIRRORCRAFT_SKILL_NAMES: tuple[str, ...] = tuple(n for n in SKILL_NAMES if n not in TEAM_SKILL_NAMES)
 
 _SKILL_DESCRIPTIONS: dict[str, str] = {
     "explore": "Walk up to `distance` blocks in a direction to reveal new terrain, blocks and mobs.",
@@ -354,6 +463,21 @@ _SKILL_DESCRIPTIONS: dict[str, str] = {
     "tunnel": f"Make a straight passage `length` blocks (max {TUNNEL_MAX_LENGTH}) `direction`-wards at feet "
     "level: dig what is in the way and bridge gaps with carried blocks (never into liquids). Reports every "
     "block broken and placed.",
+    "farm": f"Harvest up to `count` (max {FARM_MAX_COUNT}) ripe plants of type `crop` nearby (crops at their last "
+    "age: break and replant with a carried seed; sweet berry bushes: pick without breaking), and pick up what "
+    "drops. Reports the plants harvested, the items collected and the blocks replanted.",
+    "use": "Use `item` (or the empty hand) on a target: the block at (x, y, z), the nearest `block` of a type, "
+    "or the nearest `entity` of a type (plant seeds on farmland, pick berries, bone meal, milk a cow with a "
+    "bucket, eat cake). Walks within reach first. Reports what changed.",
+    "give": f"Walk to player `player` and toss them `count` (max {GIVE_MAX_COUNT}) `item`. Reports how many the "
+    "player picked up when that could be seen.",
+    "chat": f"Say `text` (max {CHAT_MAX_CHARS} characters) in chat; with `team` only your team mates get it.",
+    "break_at": "Walk within reach of the block at (x, y, z) and break it with the best tool you carry, "
+    "picking up the drop.",
+    "place_at": "Walk within reach of (x, y, z) and place block `item` there (into air, water or a plant a "
+    "block replaces).",
+    "cook": f"Cook `count` (max {SMELT_MAX_ITEMS}) `input` items in the nearest furnace already in the world, "
+    "adding fuel you carry when it has none, and take the output.",
 }
 
 
@@ -481,6 +605,11 @@ def signature(call: SkillCall) -> Signature:
     ``attack`` → mob type; ``place`` → (item, use); ``enchant`` → (item, option); any other skill → its
     name. Quantities (``count``), smelting fuel, coordinates and entity identity are ignored.
 
+    The team skills follow the same rule: ``farm`` → crop; ``use`` → (item or ``""`` for the hand, the
+    target's entity or block type, else ``"position"``); ``give`` → item (the receiving player is entity
+    identity); ``chat`` → ``"team"`` or ``"all"`` (the text is free content, like a quantity); ``place_at``
+    → item; ``cook`` → input; ``break_at`` → its name (coordinates only).
+
     The value is a flat tuple of strings led by the skill name, so σ of different skills never compare
     equal and σ serializes as a JSON array. The grid is kept exactly as laid out (row-major, row 0 = top;
     empty cells as ``""``); its size is implied by the workstation (2x2 or 3x3).
@@ -507,6 +636,19 @@ def signature(call: SkillCall) -> Signature:
             return ("place", a["item"], a["use"])
         case "enchant":
             return ("enchant", a["item"], str(a["option"]))
+        case "farm":
+            return ("farm", a["crop"])
+        case "use":
+            target = a["entity"] or a["block"] or "position"
+            return ("use", a["item"] or "", target)
+        case "give":
+            return ("give", a["item"])
+        case "chat":
+            return ("chat", "team" if a["team"] else "all")
+        case "place_at":
+            return ("place_at", a["item"])
+        case "cook":
+            return ("cook", a["input"])
         case _:
             return (call.name,)
 

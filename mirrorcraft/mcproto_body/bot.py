@@ -19,6 +19,7 @@ from typing import Any
 from twisted.internet import defer, task
 
 from mirrorcraft.mcproto_body.advancements import Advancements
+from mirrorcraft.mcproto_body.chat import Chat
 from mirrorcraft.mcproto_body.connection import BodyConfig, Connection
 from mirrorcraft.mcproto_body.digging import Digger, DigResult
 from mirrorcraft.mcproto_body.entities import CollectEvent, Entities
@@ -28,7 +29,10 @@ from mirrorcraft.mcproto_body.memory import WorldMemory
 from mirrorcraft.mcproto_body.movement import Movement
 from mirrorcraft.mcproto_body.physics import yaw_to
 from mirrorcraft.mcproto_body.placing import Placer, PlaceResult
+from mirrorcraft.mcproto_body.plants import Plants
+from mirrorcraft.mcproto_body.scoreboard import Scoreboard
 from mirrorcraft.mcproto_body.tickrate import GameClock
+from mirrorcraft.mcproto_body.using import Using
 from mirrorcraft.mcproto_body.windows import Window
 from mirrorcraft.mcproto_body.world import World
 
@@ -43,6 +47,10 @@ class Body:
 
     Attributes:
         conn, world, entities, health, inventory, movement, digger, placer, advancements: The modules.
+        plants: Crop and plant ages from the world view (:mod:`.plants`).
+        using: Use items on blocks and entities, toss items (:mod:`.using`).
+        chat: Chat and team chat, sent and received with the sender (:mod:`.chat`).
+        scoreboard: Objectives, scores, the sidebar and teams (:mod:`.scoreboard`).
         memory: What the player has seen of the world, for the skills (:mod:`.memory`; never observed by
             an agent).
         game_clock: The server's tick rate (``mirrorcraft:tick_rate``; 20 t/s when not announced).
@@ -64,6 +72,10 @@ class Body:
             self.conn, self.world, self.inventory, self.movement, self_id=lambda: self.entities.self_id
         )
         self.advancements = Advancements(self.conn)
+        self.plants = Plants(self.world)
+        self.using = Using(self.conn, self.world, self.inventory, self.movement, self.placer, self.entities)
+        self.chat = Chat(self.conn, names=self.entities.player_names.get)
+        self.scoreboard = Scoreboard(self.conn)
         self.login: Any = None
 
     @property

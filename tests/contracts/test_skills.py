@@ -59,7 +59,41 @@ SIGMA_CASES = [
     (call("pillar_up", height=3, block="dirt"), ("pillar_up",)),
     (call("dig_up", target_y=70), ("dig_up",)),
     (call("tunnel", direction="east", length=6), ("tunnel",)),
+    # team skills (issue 24): quantities, coordinates, the receiving player and chat text are ignored
+    (call("farm", crop="wheat", count=4), ("farm", "minecraft:wheat")),
+    (call("use", item="bucket", entity="cow"), ("use", "minecraft:bucket", "minecraft:cow")),
+    (call("use", block="sweet_berry_bush"), ("use", "", "minecraft:sweet_berry_bush")),
+    (call("use", item="wheat_seeds", x=1, y=64, z=2), ("use", "minecraft:wheat_seeds", "position")),
+    (call("give", item="bread", count=3, player="Raze"), ("give", "minecraft:bread")),
+    (call("chat", text="go left", team=True), ("chat", "team")),
+    (call("chat", text="hello"), ("chat", "all")),
+    (call("break_at", x=1, y=64, z=2), ("break_at",)),
+    (call("place_at", item="oak_planks", x=1, y=64, z=2), ("place_at", "minecraft:oak_planks")),
+    (call("cook", input="potato", count=3), ("cook", "minecraft:potato")),
 ]  # fmt: skip
+
+
+def test_team_skills_are_not_offered_to_mirrorcraft_agents():
+    from mirrorcraft.contracts import MIRRORCRAFT_SKILL_NAMES, TEAM_SKILL_NAMES
+
+    assert set(TEAM_SKILL_NAMES) <= set(SKILL_NAMES)
+    assert not set(TEAM_SKILL_NAMES) & set(MIRRORCRAFT_SKILL_NAMES)
+    assert set(MIRRORCRAFT_SKILL_NAMES) | set(TEAM_SKILL_NAMES) == set(SKILL_NAMES)
+    assert REQUIRED_SKILLS <= set(MIRRORCRAFT_SKILL_NAMES)
+
+
+def test_team_skill_calls_are_validated():
+    assert call("give", item="bread", player="Raze").args["count"] == 1
+    with pytest.raises(ContractError, match="player"):
+        call("give", item="bread", player="no spaces allowed")
+    with pytest.raises(ContractError, match="give"):
+        call("give", item="bread", count=65, player="Raze")
+    with pytest.raises(ContractError, match="target"):
+        call("use", item="bucket")
+    with pytest.raises(ContractError, match="text"):
+        call("chat", text="x" * 257)
+    with pytest.raises(ContractError):
+        call("farm", crop="wheat", count=17)
 
 
 @pytest.mark.parametrize(
