@@ -1,7 +1,7 @@
 """Team-play skills between players: ``give`` and ``chat``.
 
 ``give(item, count, player)`` walks up to the named player (within 2 blocks, as ``go_to`` an entity), looks
-at them and throws the items (the window's throw click, vanilla ``Player.drop``: the stack flies from the
+at them and throws the items, then steps back (the window's throw click, vanilla ``Player.drop``: the stack flies from the
 eyes in the look direction, and no one can pick it up for 40 ticks). The report's ``completed`` is how many
 left the inventory; its message says how many the other player was seen picking up (the server's
 ``collect`` packets name the collector), or that it could not be seen in time.
@@ -24,6 +24,10 @@ from mirrorcraft.skills.runtime import BaseSkill, Progress, SkillContext, SkillF
 
 #: Horizontal distance from which items are thrown (a throw carries a few blocks; the pickup box is 1 wider).
 TOSS_DISTANCE = 3.0
+#: Where the throw aims: this far above the receiver's feet (the item flies farther than aimed at the feet).
+AIM_HEIGHT = 1.2
+#: Blocks the thrower steps back after the throw.
+BACK_OFF = 2.5
 #: Game ticks to watch for the receiver picking the items up (vanilla pickup delay 40 + flight).
 PICKUP_TICKS = 80
 #: Game ticks to wait for the server's echo of a chat line.
@@ -88,10 +92,17 @@ class Give(BaseSkill):
         body.entities.on_collect(listener)
         try:
             x, y, z = other.position
-            tossed = await body.using.toss(args.item, count, towards=(x, y + 0.6, z))
+            tossed = await body.using.toss(args.item, count, towards=(x, y + AIM_HEIGHT, z))
             if tossed < 1:
                 raise SkillFailed(FailureReason.OTHER, f"the server kept the {args.item}")
             progress.completed = tossed
+            # Step back while the pickup delay runs (40 ticks): both players' pickup boxes (1 block wider than
+            # the player) may reach the items, and the thrower, nearer, would take them back.
+            me = body.movement.position
+            dx, dz = me[0] - x, me[2] - z
+            norm = math.hypot(dx, dz) or 1.0
+            back = (me[0] + BACK_OFF * dx / norm, me[1], me[2] + BACK_OFF * dz / norm)
+            await body.walk_straight(back, tolerance=0.4, timeout=max(0.05, 30 / ctx.tick_rate))
             end = min(deadline, ctx.now() + PICKUP_TICKS / ctx.tick_rate)
             while ctx.now() < end and sum(picked) < tossed:
                 await ctx.sleep_ticks(2)
