@@ -117,9 +117,15 @@ class Farm(BaseSkill):
                 if not empty_hand(ctx):
                     await ctx.hold(None)
                 res = await body.using.use_on_block(pos)
-                if res.inventory_delta.get(bush.harvest_item, 0) > 0 or (res.after == args.crop and
-                        (p := body.plants.plant_at(*pos)) is not None and p.age < target.age):  # fmt: skip
+                now = body.plants.plant_at(*pos)
+                picked = res.inventory_delta.get(bush.harvest_item, 0) > 0
+                if picked or (now is not None and now.block == args.crop and now.age < target.age):
                     progress.completed += 1
+                    # vanilla pops the berries out of the bush (item entities), as a break drops its loot
+                    centre = (pos[0] + 0.5, pos[1] + 0.2, pos[2] + 0.5)
+                    await ctx.collect_near(
+                        centre, 3.0, min(self.time_left(deadline), DROP_TICKS / ctx.tick_rate)
+                    )
                 else:
                     skipped.add(pos)
                     why = f"picking {pos}: {res.reason or 'no berries'}"

@@ -87,6 +87,12 @@ async def test_wheat_harvested_replanted_grown_and_baked_into_bread(server) -> N
         assert [(b.block, b.count) for b in report.blocks_placed] == [("minecraft:wheat", 3)], report
         young = [p for p in WHEAT_FARM if (s := body.plants.plant_at(*p)) is not None and not s.ripe]
         assert len(young) == 3 and all(server.block_at(*p) == "wheat" for p in young)
+        server.give_item("Ryn", "bone_meal", 1)
+        await body.sleep(0.2)
+        x, y, z = young[0]
+        report = await skills.run("use", item="bone_meal", x=x, y=y, z=z)
+        assert report.status == "success" and report.inventory_delta == {"minecraft:bone_meal": -1}, report
+        assert int(facts.state_props(server.game.world.get_block(x, y, z))["age"]) >= 2  # vanilla: 2..5 ages
         # grow them (randomTickSpeed is a game rule: the server's growth, not ours) and watch the ages rise
         assert _command(server, "gamerule randomTickSpeed 4000").success
         try:
@@ -169,6 +175,25 @@ async def test_cook_a_potato_in_an_arena_furnace(server) -> None:
         assert report.status == "success", report
         assert [(s.item, s.count) for s in report.produced] == [("minecraft:baked_potato", 2)]
         assert server_counts(server, "Blink").get("minecraft:baked_potato") == 2
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_sweet_berries_picked_without_breaking_the_bushes(server) -> None:
+    body, skills = await _player(server, "Byte", (-8.5, -60.0, 4.5))
+    bushes = [(x, -60, z) for x in (-12, -11, -10) for z in (5, 6, 7)]
+    try:
+        assert all(body.plants.plant_at(*p).age == 3 for p in bushes)  # the arena's ripe bushes
+        report = await skills.run("farm", crop="sweet_berry_bush", count=2)
+        assert report.status == "success" and report.completed == 2, report
+        assert report.blocks_broken == [] and report.inventory_delta.get("minecraft:sweet_berries", 0) >= 4
+        ages = sorted(int(facts.state_props(server.game.world.get_block(*p))["age"]) for p in bushes)
+        assert ages == [1, 1, 3, 3, 3, 3, 3, 3, 3]  # picked bushes go back to age 1, none is broken
+        assert (
+            server_counts(server, "Byte")["minecraft:sweet_berries"]
+            == report.inventory_delta["minecraft:sweet_berries"]
+        )
     finally:
         await body.disconnect()
 
