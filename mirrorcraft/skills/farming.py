@@ -41,8 +41,8 @@ from mirrorcraft.skills.runtime import (
 
 #: Reach within which a block is used or broken (eyes to block centre), as the other skills.
 USE_REACH = 4.0
-#: Game ticks to wait for a harvest's drops.
-DROP_TICKS = 40
+#: Game ticks to pick up a harvest's drops (popped items wait 10 ticks before they can be picked up, then the walk).
+DROP_TICKS = 80
 
 
 def empty_hand(ctx: SkillContext) -> bool:

@@ -183,6 +183,7 @@ async def test_cook_a_potato_in_an_arena_furnace(server) -> None:
 async def test_sweet_berries_picked_without_breaking_the_bushes(server) -> None:
     body, skills = await _player(server, "Byte", (-8.5, -60.0, 4.5))
     bushes = [(x, -60, z) for x in (-12, -11, -10) for z in (5, 6, 7)]
+    assert _command(server, "gamerule randomTickSpeed 0").success  # no regrowth while we count ages
     try:
         assert all(body.plants.plant_at(*p).age == 3 for p in bushes)  # the arena's ripe bushes
         report = await skills.run("farm", crop="sweet_berry_bush", count=2)
