@@ -1,16 +1,17 @@
 // Mineflayer 4.25.0 side of benchmarks/body_vs_mineflayer.py.
 //
-// usage: node mineflayer_bench.js HOST PORT USERNAME VERSION [GOALX GOALZ RANGE]
+// usage: node mineflayer_bench.js HOST PORT USERNAME VERSION [GOALX GOALZ RANGE [MOVES]]
 // Prints one JSON line: seconds from createBot to 'spawn' and to waitForChunksToLoad() (Mineflayer's own
 // criterion: the 5x5 columns around the player), columns loaded then, and process RSS; then quits.
 // With a goal: also plans a path there with mineflayer-pathfinder 2.4.5 (GoalNearXZ, no digging, no
 // scaffolding, as the body's planner in the benchmark: walk, jump, drop, swim), once the view-distance
-// columns are in, 5 times, and prints the median plan time, nodes visited and the path length.
+// columns are in, 5 times, and prints the median plan time, nodes visited and the path length. MOVES
+// "default" keeps the pathfinder's default movements instead (digging, 1x1 towers, parkour, scaffolding).
 'use strict'
 const path = require('path')
 const mineflayer = require(path.join(__dirname, '..', '..', 'node_modules', 'mineflayer'))
 
-const [host, port, username, version, goalX, goalZ, goalRange] = process.argv.slice(2)
+const [host, port, username, version, goalX, goalZ, goalRange, moves] = process.argv.slice(2)
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n')
 const hard = setTimeout(() => { out({ error: 'timeout' }); process.exit(3) }, 60000)
 const t0 = process.hrtime.bigint()
@@ -46,10 +47,12 @@ async function plan (x, z, range) {
     n = now
   }
   const mv = new Movements(bot)
-  mv.canDig = false
-  mv.allow1by1towers = false
-  mv.allowParkour = false
-  mv.scafoldingBlocks = []
+  if (moves !== 'default') {
+    mv.canDig = false
+    mv.allow1by1towers = false
+    mv.allowParkour = false
+    mv.scafoldingBlocks = []
+  }
   bot.pathfinder.setMovements(mv)
   const goal = new goals.GoalNearXZ(x, z, range)
   const times = []
@@ -63,5 +66,5 @@ async function plan (x, z, range) {
   times.sort((a, b) => a - b)
   let length = 0
   for (let i = 1; i < result.path.length; i++) length += result.path[i].distanceTo(result.path[i - 1])
-  return { plan_s: times[2], status: result.status, nodes: result.visitedNodes, steps: result.path.length, path_blocks: length, columns: n }
+  return { moves: moves === 'default' ? 'default' : 'walk', plan_s: times[2], status: result.status, nodes: result.visitedNodes, steps: result.path.length, path_blocks: length, columns: n }
 }

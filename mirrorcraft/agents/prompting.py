@@ -24,8 +24,8 @@ from string import Template
 from mirrorcraft.contracts import Observation, SkillSpec, TaskSpec, serialize_observation
 from mirrorcraft.contracts.canonical import sha256_hex
 
-#: Hand-bumped version of the prompt templates.
-PROMPT_TEMPLATE_VERSION = 1
+#: Hand-bumped version of the prompt templates (2: the escape skills and the note on moving, issue 21).
+PROMPT_TEMPLATE_VERSION = 2
 
 _PACKAGE = "mirrorcraft.agents"
 _DIR = "prompts"

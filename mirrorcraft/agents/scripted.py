@@ -30,28 +30,44 @@ furnace, placed nearby), fuel, or a block in view (exploring or digging down whe
   absent until it explores or digs; ``no_workstation`` forgets the placed station; a method failing 3
   times in a row is dropped.
 
-* Getting unstuck: a station that fails with ``no_workstation`` is forgotten without counting against
-  the recipe, walked to once (``go_to`` its nearest seen position), then placed anew; a refused
-  ``place`` is followed by ``recover``; unreachable stone triggers a short ``dig_down``; after a failed
-  move, ``recover`` / a short ``dig_down`` / ``explore any`` alternate.
+* Getting unstuck: a failure that names a way out (the body's walking skills say which escape would
+  work when no walk exists: ``"... 6 blocks up (y=65); try dig_up or pillar_up"``) is followed by that
+  escape — ``dig_up`` to that height (a tower, ``pillar_up``, if the staircase fails and blocks are
+  carried), ``dig_down``, or ``tunnel`` in the named direction — and then the interrupted plan resumes
+  (:func:`way_out_call`). A station that fails with ``no_workstation`` is forgotten without counting
+  against the recipe, walked to once (``go_to`` the block seen), then placed anew; a refused ``place`` is
+  followed by ``recover``; unreachable stone triggers a short ``dig_down``; after a failed move,
+  ``recover`` / a short ``dig_down`` / ``explore any`` alternate. Exploration is ``explore any``: the body
+  walks towards its frontier (the direction with the most unseen terrain).
 
 End-to-end (tests/agents/test_agents_scripted_e2e.py): Diamond in the sandbox, Iron Armor and Diamond
 in ``plains-1`` (slow tier), Vanilla only, at 100 ticks/s within the 50-action budget.
 
-Partial: exploration is a fixed compass cycle and digging targets fixed heights (no memory of where
-resources were seen); Mirror suites are checked on outcome tables only, not on the server.
+Partial: digging targets fixed heights (the body remembers where it saw blocks, the policy does not
+plan with it); Mirror suites are checked on outcome tables and by the reliability benchmark
+(``benchmarks/scripted_reliability.py``, Vanilla worlds), not by a server test per suite.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from mirrorcraft.agents.errors import AgentError
-from mirrorcraft.contracts import Agent, AgentContext, Observation, PolicyError, SkillCall, TaskId, Usage
+from mirrorcraft.contracts import (
+    Agent,
+    AgentContext,
+    Observation,
+    OutcomeReport,
+    PolicyError,
+    SkillCall,
+    TaskId,
+    Usage,
+)
 
 M = "minecraft:"
 PICKAXE_TIER: dict[str, int] = {
@@ -251,6 +267,143 @@ SHALLOW_BLOCKS = {"stone", "deepslate"}  # found by digging a few blocks down, n
 DIG_TARGET_Y = {"iron_ore": 16, "coal_ore": 40, "lapis_ore": 0, "diamond_ore": -54, "obsidian": -40}
 
 
+#: The escape skills (one action each; a failure elsewhere that names one is followed by it).
+ESCAPES = frozenset({"dig_up", "pillar_up", "tunnel"})
+#: Blocks the body builds with by default (the escape skills' list; planks count too).
+BUILDING_ITEMS = frozenset(
+    M + n for n in ("dirt", "cobblestone", "cobbled_deepslate", "netherrack", "coarse_dirt", "rooted_dirt",
+                    "andesite", "diorite", "granite", "tuff", "stone", "deepslate", "blackstone", "basalt",
+                    "calcite", "sandstone", "mud", "packed_mud", "end_stone", "moss_block", "clay")
+)  # fmt: skip
+_UP_DOWN = re.compile(r"(\d+) blocks (up|down) \(y=(-?\d+)\); try (dig_up|dig_down)")
+_ACROSS = re.compile(
+    r"(\d+) blocks (north|south|east|west), the way is shut; try tunnel (north|south|east|west)"
+)
+
+
+def way_out_call(message: str) -> SkillCall | None:
+    """The escape a failure message names, as a call (``None`` when it names none).
+
+    The body's walking skills fail with the way out when no walk exists (docs/skills.md "Escapes"):
+    ``"... 6 blocks up (y=65); try dig_up or pillar_up"`` → ``dig_up(target_y=65)`` (a staircase needs no
+    blocks; the tower is the fallback after a failed staircase), ``"... try dig_down"`` →
+    ``dig_down(target_y)``, ``"... 5 blocks east, the way is shut; try tunnel east"`` → ``tunnel(east, 6)``.
+    Read from the outcome report only, as any agent reads it.
+    """
+    m = _UP_DOWN.search(message)
+    if m:
+        way, y = m.group(2), int(m.group(3))
+        if way == "up":
+            return SkillCall.create("dig_up", {"target_y": max(-63, min(319, y))})
+        return SkillCall.create("dig_down", {"target_y": max(-59, y)})
+    m = _ACROSS.search(message)
+    if m:
+        return SkillCall.create(
+            "tunnel", {"direction": m.group(3), "length": max(1, min(16, int(m.group(1)) + 1))}
+        )
+    return None
+
+
+def other_escape(failed: SkillCall, message: str, y: int, building_blocks: int) -> SkillCall | None:
+    """After a failed escape: the other way up (a tower instead of a staircase when blocks are carried, a
+    staircase instead of a tower), else the way its own failure names."""
+    if failed.name == "dig_up" and building_blocks >= 1:
+        height = max(1, min(8, failed.args["target_y"] - y))
+        return SkillCall.create("pillar_up", {"height": height})
+    if failed.name == "pillar_up":
+        return SkillCall.create("dig_up", {"target_y": min(319, y + failed.args["height"])})
+    return way_out_call(message)
+
+
+#: Blocks a player mines to build with when it carries none, best first (what the ground is made of).
+GATHER_BLOCKS = tuple(
+    M + n for n in ("grass_block", "dirt", "cobblestone", "stone", "cobbled_deepslate", "deepslate", "netherrack",
+                    "andesite", "diorite", "granite", "tuff", "sandstone", "coarse_dirt")
+)  # fmt: skip
+
+
+def needs_blocks(call: SkillCall, report: OutcomeReport) -> bool:
+    """Whether an escape failed for want of blocks to build with (a tower or a bridge)."""
+    if call.name not in {"pillar_up", "tunnel"} or report.status != "failure":
+        return False
+    return (
+        report.reason is not None and report.reason.value == "missing_items"
+    ) or "no block" in report.message
+
+
+def gather_call(obs: Observation, count: int) -> SkillCall | None:
+    """``mine`` of the most common building block in view (dirt, grass, stone...): blocks to build with."""
+    seen = {b.block for b in obs.nearby_blocks}
+    block = next((b for b in GATHER_BLOCKS if b in seen), None)
+    if block is None:
+        return None
+    return SkillCall.create("mine", {"block": block, "count": max(1, min(8, count))})
+
+
+def building_blocks(obs: Observation) -> int:
+    """Carried blocks the body builds towers and bridges with (the escape skills' defaults)."""
+    return sum(s.count for s in obs.inventory if s.item in BUILDING_ITEMS or s.item.endswith("_planks"))
+
+
+class ReachPolicy:
+    """The scripted policy's way to a place (the predicament benchmark's player, benchmarks/escape.py).
+
+    ``go_to`` the goal; a failure that names a way out is followed by that escape (after a failed escape,
+    the other way up; a tower or a bridge that lacked blocks, after mining some from the ground in view), a
+    failure that names none by ``recover``, and then ``go_to`` again; a failure saying there is no way out
+    ends it (:meth:`next` returns ``None``). Deterministic; it reads only its observations (the outcome
+    reports of its own calls, the inventory, the blocks in view), as :class:`ScriptedAgent` does.
+
+    Args:
+        goal: The block position to stand at.
+    """
+
+    def __init__(self, goal: tuple[int, int, int]) -> None:
+        self.goal = goal
+        self.last: SkillCall | None = None
+        self.escape_failures = 0
+        self.resume: SkillCall | None = None  # an escape to retry once blocks are gathered
+
+    def go_to(self) -> SkillCall:
+        """The call to the goal."""
+        x, y, z = self.goal
+        return SkillCall.create("go_to", {"x": x, "y": y, "z": z})
+
+    def next(self, obs: Observation) -> SkillCall | None:
+        """The next call, from the observation after the previous one (``None``: give up)."""
+        call = self._next(obs)
+        self.last = call
+        return call
+
+    def _next(self, obs: Observation) -> SkillCall | None:
+        last = self.last
+        report = obs.last_result.report if obs.last_result is not None else None
+        if report is None or last is None:
+            return self.go_to()
+        if report.status == "success":
+            if self.resume is not None and last.name == "mine":
+                call, self.resume = self.resume, None
+                return call
+            return self.go_to()
+        if "no way out" in report.message:
+            return None
+        if needs_blocks(last, report) and self.resume is None:
+            gather = gather_call(obs, last.args.get("height") or last.args.get("length") or 4)
+            if gather is not None:
+                self.resume = last
+                return gather
+        if last.name in ESCAPES:
+            self.escape_failures += 1
+            if self.escape_failures < 2:
+                other = other_escape(last, report.message, int(obs.position.y), building_blocks(obs))
+                if other is not None:
+                    return other
+        way = way_out_call(report.message)
+        if way is not None and (way.name != last.name or way.args != last.args):
+            return way
+        return SkillCall.create("recover", {}) if last.name != "recover" else self.go_to()
+
+
 class ScriptedSettings(BaseModel):
     """Knobs of the scripted policy."""
 
@@ -304,6 +457,10 @@ class ScriptedAgent(Agent):
         # station block -> failed uses/placements since its last success
         self.station_trouble: dict[str, int] = {}
         self.move_failures = 0  # explore/go_to failures in a row (stuck: recover, dig, turn)
+        self.escape: SkillCall | None = None  # the way out a failure named, taken next
+        self.escape_failures = 0  # escapes that failed in a row (then the other one, then the old ways)
+        self.resume_escape: SkillCall | None = None  # an escape to retry once blocks are gathered
+        self.place_refused: set[str] = set()  # stations whose last placement failed (then recover first)
 
     def observe(self, observation: Observation) -> None:
         """Learn from the outcome of our own previous call (inventory delta and report)."""
@@ -316,7 +473,21 @@ class ScriptedAgent(Agent):
         p, self.pending = self.pending, None
         report = last.report
         ok = report.status != "failure"
-        if last.call.name in {"explore", "dig_down", "recover", "go_to"}:
+        if last.call.name in ESCAPES:
+            self.escape_failures = 0 if ok else self.escape_failures + 1
+            if needs_blocks(last.call, report) and self.resume_escape is None:
+                height = last.call.args.get("height") or last.call.args.get("length") or 4
+                self.escape = gather_call(observation, height)
+                self.resume_escape = last.call if self.escape is not None else None
+            elif not ok and self.escape_failures < 2:
+                self.escape = self._other_escape(last.call, report.message)
+        elif self.resume_escape is not None and last.call.name == "mine" and ok:
+            self.escape, self.resume_escape = self.resume_escape, None
+        elif not ok or (report.reason is not None and report.reason.value == "unreachable"):
+            # a failure, or a partial success that stopped for want of a walk ("mined 6 minecraft:stone;
+            # no more reachable: ... 4 blocks down (y=68); try dig_down"): take the way out it names
+            self.escape = way_out_call(report.message)
+        if last.call.name in {"explore", "dig_down", "recover", "go_to", *ESCAPES}:
             if ok or report.completed:
                 self.absent.clear()
             self.move_failures = 0 if ok else self.move_failures + 1
@@ -325,8 +496,10 @@ class ScriptedAgent(Agent):
             if ok:
                 self.stations_forgotten.discard(item)
                 self.station_trouble.pop(item, None)
+                self.place_refused.discard(item)
             else:
                 self.station_trouble[item] = self.station_trouble.get(item, 0) + 1
+                self.place_refused.add(item)
         if last.call.name == "go_to" and p.target is not None and ok:
             self.stations_forgotten.discard(p.target)  # walked up to the station seen: try it again
         if p.method is None:
@@ -359,6 +532,18 @@ class ScriptedAgent(Agent):
         """The next action from the goal list and the planner (module docstring)."""
         if self.context is None or self.obs is None:
             raise AgentError("scripted policy: reset() and observe() before decide()")
+        call, self.escape = self.escape, None
+        y = math.floor(self.obs.position.y)
+        # a height named before the player got there (a partial mine's last walk dropped into a hole):
+        # the target is still below, so a short staircase down from here; a way up is moot
+        if call is not None and call.name == "dig_down" and call.args["target_y"] >= y:
+            call = SkillCall.create("dig_down", {"target_y": max(-59, y - 4)})
+        elif call is not None and call.name == "dig_up" and call.args["target_y"] <= y:
+            call = None
+        if call is not None:
+            self.pending = Pending(call, None, None)
+            self.log.append(f"escape: {call.name} {call.args}")
+            return call
         call, method, target = self._next()
         self.pending = Pending(call, method, target)
         return call
@@ -608,19 +793,28 @@ class ScriptedAgent(Agent):
             if block in self.stations_forgotten and seen_at is not None and trouble == 1:
                 self.station_trouble[block] = trouble + 1
                 pos = seen_at.nearest
-                return SkillCall.create("go_to", {"x": pos.x, "y": pos.y, "z": pos.z}), None, block
+                args = {"x": pos.x, "y": pos.y, "z": pos.z, "block": block}  # stand within reach of it
+                return SkillCall.create("go_to", args), None, block
         held = [s.item for s in self.obs.inventory if matches(resource, s.item)]
         if held:
             item = sorted(held)[0]
-            if self.station_trouble.get(item, 0) % 3 == 2 and self.move_failures < 2:
+            if (
+                item in self.place_refused
+                and self.station_trouble.get(item, 0) % 3 == 2
+                and self.move_failures < 2
+            ):
                 self.station_trouble[item] += 1
                 return self._unstick(), None, None
             return SkillCall.create("place", {"item": item, "use": "workstation"}), None, None
         return self._obtain(resource, 1, depth + 1, seen)
 
     def _unstick(self) -> SkillCall:
-        """One action to get out of a hole or enclosure: ``recover``, else a short dig down."""
+        """One action to get out of a hole or enclosure: ``recover`` (whose failure names the escape)."""
         return SkillCall.create("recover", {})
+
+    def _other_escape(self, failed: SkillCall, message: str) -> SkillCall | None:
+        assert self.obs is not None
+        return other_escape(failed, message, int(self.obs.position.y), building_blocks(self.obs))
 
     def _search(self, blocks: tuple[str, ...]) -> tuple[SkillCall, Method | None, str | None]:
         assert self.obs is not None
@@ -635,7 +829,8 @@ class ScriptedAgent(Agent):
         return self._explore(), None, None
 
     def _explore(self) -> SkillCall:
-        """Explore (compass cycle); after failed moves, alternate ``recover`` and a short ``dig_down``."""
+        """Explore the frontier (``explore any``: the body picks the direction with the most unseen terrain);
+        after failed moves, ``recover`` (its failure names the escape) and a short ``dig_down``."""
         assert self.obs is not None
         if self.move_failures >= 1:
             phase = self.move_failures % 3
@@ -643,12 +838,8 @@ class ScriptedAgent(Agent):
                 return self._unstick()
             if phase == 2 and self.obs.position.y > -50:
                 return SkillCall.create("dig_down", {"target_y": int(self.obs.position.y) - 4})
-            dist = self.settings.explore_distance
-            return SkillCall.create("explore", {"direction": "any", "distance": dist})
-        directions = ("north", "east", "south", "west")
-        d = directions[self.explore_turn % 4]
         self.explore_turn += 1
-        return SkillCall.create("explore", {"direction": d, "distance": self.settings.explore_distance})
+        return SkillCall.create("explore", {"direction": "any", "distance": self.settings.explore_distance})
 
     def describe(self) -> dict[str, Any]:
         """Learned state for debugging and tests (yields, learned methods, dropped methods, log)."""

@@ -40,8 +40,10 @@ from mirrorcraft.contracts.observation import (
 from mirrorcraft.contracts.rules import RuleEncounter, SuiteManifest, load_all_suites, load_suite
 from mirrorcraft.contracts.schemas import export_schemas, schema_fingerprint
 from mirrorcraft.contracts.skills import (
+    MIRRORCRAFT_SKILL_NAMES,
     SKILL_NAMES,
     SKILL_SPECS,
+    TEAM_SKILL_NAMES,
     ActionLimits,
     FailureReason,
     ItemStack,
@@ -78,7 +80,9 @@ __all__ = [
     "REGISTRY_ID_RE",
     "SCENARIOS",
     "SCHEMA_VERSION",
+    "MIRRORCRAFT_SKILL_NAMES",
     "SKILL_NAMES",
+    "TEAM_SKILL_NAMES",
     "SKILL_SPECS",
     "SUITE_IDS",
     "TASKS",

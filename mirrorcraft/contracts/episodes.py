@@ -410,9 +410,19 @@ def _migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _migrate_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 → v3: v3 added the escape skills (``pillar_up``, ``dig_up``, ``tunnel``), ``go_to`` targets (a block
+    or an entity besides a position) and ``blocks_placed`` in outcome reports. Every v2 call is a valid v3
+    call and a v2 report placed nothing it listed, so the data stay as they are (``blocks_placed`` defaults
+    to empty)."""
+    out = dict(data)
+    out["schema_version"] = 3
+    return out
+
+
 #: Migrations from version N to N+1. Adding a schema version = bump SCHEMA_VERSION, add a migration here,
 #: add the new schema fingerprint in version.py, regenerate docs/schemas and keep an old-record fixture.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _migrate_v1}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _migrate_v1, 2: _migrate_v2}
 
 
 def read_record(data: dict[str, Any] | str | bytes) -> EpisodeRecord:

@@ -10,7 +10,7 @@ game-time limit. Both are named settings here (:class:`ActionLimits`), and the c
 * :class:`SkillCall` — a skill name plus arguments validated against that schema and normalised
   (bare item names get ``minecraft:``, defaults filled in, empty grid cells become ``null``).
 * :class:`OutcomeReport` — what a call did: status, reason, inventory delta, produced items, drops
-  collected, blocks broken, game ticks used, message. The body reports what *actually* happened
+  collected, blocks broken, blocks placed, game ticks used, message. The body reports what *actually* happened
   (the produced item is whatever the server put in the result slot), never what rules predict.
 * :func:`signature` — σ(a) exactly as the spec defines it (module docstring of that function).
 
@@ -48,6 +48,12 @@ SMELT_MAX_ITEMS = 16  #: input items processed by one ``smelt`` call
 ATTACK_MAX_KILLS = 4  #: mobs killed by one ``attack`` call
 EXPLORE_MAX_DISTANCE = 64  #: horizontal blocks travelled by one ``explore`` call
 DIG_DOWN_MAX_BLOCKS = 32  #: blocks dug by one ``dig_down`` call
+DIG_UP_MAX_BLOCKS = 32  #: blocks dug by one ``dig_up`` call (three per stair step)
+PILLAR_MAX_HEIGHT = 8  #: blocks placed under the feet by one ``pillar_up`` call
+TUNNEL_MAX_LENGTH = 16  #: blocks advanced by one ``tunnel`` call
+FARM_MAX_COUNT = 16  #: ripe plants harvested by one ``farm`` call
+GIVE_MAX_COUNT = 64  #: items tossed by one ``give`` call
+CHAT_MAX_CHARS = 256  #: characters of one ``chat`` line (vanilla's limit)
 TICKS_PER_SECOND = 20
 
 
@@ -68,6 +74,11 @@ class ActionLimits(BaseModel):
     attack_max_kills: int = ATTACK_MAX_KILLS
     explore_max_distance: int = EXPLORE_MAX_DISTANCE
     dig_down_max_blocks: int = DIG_DOWN_MAX_BLOCKS
+    dig_up_max_blocks: int = DIG_UP_MAX_BLOCKS
+    pillar_max_height: int = PILLAR_MAX_HEIGHT
+    tunnel_max_length: int = TUNNEL_MAX_LENGTH
+    farm_max_count: int = FARM_MAX_COUNT
+    give_max_count: int = GIVE_MAX_COUNT
     collect_radius: int = 16
     tick_limits: dict[str, int] = Field(
         default_factory=lambda: {
@@ -84,6 +95,16 @@ class ActionLimits(BaseModel):
             "dig_down": 2400,
             "eat": 100,
             "recover": 400,
+            "pillar_up": 400,
+            "dig_up": 2400,
+            "tunnel": 1200,
+            "farm": 2400,
+            "use": 200,
+            "give": 1200,
+            "chat": 40,
+            "break_at": 600,
+            "place_at": 200,
+            "cook": 3600,
         }
     )
 
@@ -139,11 +160,28 @@ class ExploreArgs(_Args):
 
 
 class GoToArgs(_Args):
-    """Walk to a block position."""
+    """Walk to a target: a position, a block (stand within reach of it) or an entity."""
 
-    x: int = Field(description="Target block x.")
-    y: int = Field(ge=-64, le=319, description="Target block y.")
-    z: int = Field(description="Target block z.")
+    x: int | None = Field(None, description="Target block x (with y and z).")
+    y: int | None = Field(None, ge=-64, le=319, description="Target block y.")
+    z: int | None = Field(None, description="Target block z.")
+    block: ResourceId | None = Field(
+        None,
+        description="A block to stand next to (within reach): the one at (x, y, z) if given, else the "
+        "nearest one of this type you have seen.",
+    )
+    entity: ResourceId | None = Field(None, description="An entity type to walk up to: the nearest one.")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> GoToArgs:
+        coords = [v is not None for v in (self.x, self.y, self.z)]
+        if any(coords) and not all(coords):
+            raise ValueError("give all of x, y, z or none of them")
+        if self.entity is not None and (self.block is not None or any(coords)):
+            raise ValueError("an entity target takes no block and no coordinates")
+        if not any(coords) and self.block is None and self.entity is None:
+            raise ValueError("give a target: x, y, z; a block; or an entity")
+        return self
 
 
 class MineArgs(_Args):
@@ -250,6 +288,110 @@ class RecoverArgs(_Args):
     recovery" and the body may not do it on its own initiative between calls."""
 
 
+class PillarUpArgs(_Args):
+    """Tower up: jump and place a carried solid block under the feet, ``height`` times."""
+
+    height: int = Field(ge=1, le=PILLAR_MAX_HEIGHT, description="Blocks to rise (one placed block each).")
+    block: ResourceId | None = Field(
+        None, description="Block item to place; null lets the body pick a carried building block."
+    )
+
+
+class DigUpArgs(_Args):
+    """Dig a staircase up to a target height (the counterpart of ``dig_down``)."""
+
+    target_y: int = Field(ge=-63, le=319, description="Block y to climb to (feet level).")
+
+
+class TunnelArgs(_Args):
+    """Make a straight passage at feet level: dig what is in the way, bridge gaps with carried blocks."""
+
+    direction: Literal["north", "south", "east", "west"] = Field(description="Compass direction.")
+    length: int = Field(ge=1, le=TUNNEL_MAX_LENGTH, description="Blocks to advance.")
+
+
+# --- team play (PillagerBench scenarios; not offered to MirrorCraft agents: see TEAM_SKILL_NAMES) ---------
+
+PlayerName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_]{1,16}$")]
+"""A Minecraft player name (vanilla: 1 to 16 letters, digits and underscores)."""
+
+
+class FarmArgs(_Args):
+    """Harvest ripe plants of one kind and replant them."""
+
+    crop: ResourceId = Field(
+        description="Plant block, e.g. 'minecraft:wheat', 'minecraft:carrots', 'minecraft:potatoes', "
+        "'minecraft:beetroots', 'minecraft:sweet_berry_bush', 'minecraft:cocoa'."
+    )
+    count: int = Field(1, ge=1, le=FARM_MAX_COUNT, description="How many ripe plants to harvest.")
+
+
+class UseArgs(_Args):
+    """Use an item (or the empty hand) on a block or an entity."""
+
+    item: ResourceId | None = Field(
+        None, description="Item to use, e.g. 'minecraft:bucket'; null uses the empty hand."
+    )
+    x: int | None = Field(None, description="Target block x (with y and z).")
+    y: int | None = Field(None, ge=-64, le=319, description="Target block y.")
+    z: int | None = Field(None, description="Target block z.")
+    block: ResourceId | None = Field(
+        None,
+        description="A block to use it on: the one at (x, y, z) if given, else the nearest of this type.",
+    )
+    entity: ResourceId | None = Field(None, description="An entity type to use it on: the nearest one.")
+
+    @model_validator(mode="after")
+    def _one_target(self) -> UseArgs:
+        coords = [v is not None for v in (self.x, self.y, self.z)]
+        if any(coords) and not all(coords):
+            raise ValueError("give all of x, y, z or none of them")
+        if self.entity is not None and (self.block is not None or any(coords)):
+            raise ValueError("an entity target takes no block and no coordinates")
+        if not any(coords) and self.block is None and self.entity is None:
+            raise ValueError("give a target: x, y, z; a block; or an entity")
+        return self
+
+
+class GiveArgs(_Args):
+    """Walk to a player and toss them items."""
+
+    item: ResourceId = Field(description="Item to give.")
+    count: int = Field(1, ge=1, le=GIVE_MAX_COUNT, description="How many to toss.")
+    player: PlayerName = Field(description="The receiving player's name.")
+
+
+class ChatArgs(_Args):
+    """Say something in chat: to everyone, or to the own team only."""
+
+    text: str = Field(min_length=1, max_length=CHAT_MAX_CHARS, description="The message.")
+    team: bool = Field(False, description="True: only team mates get it (team chat, /teammsg).")
+
+
+class BreakAtArgs(_Args):
+    """Break the block at a position."""
+
+    x: int = Field(description="Block x.")
+    y: int = Field(ge=-64, le=319, description="Block y.")
+    z: int = Field(description="Block z.")
+
+
+class PlaceAtArgs(_Args):
+    """Place a block at a position."""
+
+    item: ResourceId = Field(description="Block item to place.")
+    x: int = Field(description="Block x.")
+    y: int = Field(ge=-64, le=319, description="Block y.")
+    z: int = Field(description="Block z.")
+
+
+class CookArgs(_Args):
+    """Cook items in a furnace already in the world, fuelled with what you carry (or what it holds)."""
+
+    input: ResourceId = Field(description="Item to cook, e.g. 'minecraft:potato'.")
+    count: int = Field(1, ge=1, le=SMELT_MAX_ITEMS, description="How many items to cook.")
+
+
 # Order used for prompts and observations.
 _ARG_MODELS: dict[str, type[_Args]] = {
     "explore": ExploreArgs,
@@ -265,12 +407,33 @@ _ARG_MODELS: dict[str, type[_Args]] = {
     "dig_down": DigDownArgs,
     "eat": EatArgs,
     "recover": RecoverArgs,
+    "pillar_up": PillarUpArgs,
+    "dig_up": DigUpArgs,
+    "tunnel": TunnelArgs,
+    "farm": FarmArgs,
+    "use": UseArgs,
+    "give": GiveArgs,
+    "chat": ChatArgs,
+    "break_at": BreakAtArgs,
+    "place_at": PlaceAtArgs,
+    "cook": CookArgs,
 }
+#: Every skill of the contracts (reports, calls and σ accept all of them).
 SKILL_NAMES: tuple[str, ...] = tuple(_ARG_MODELS)
+#: The team-play skills (PillagerBench scenarios: farms, food, teams, sabotage and construction).
+TEAM_SKILL_NAMES: tuple[str, ...] = ("farm", "use", "give", "chat", "break_at", "place_at", "cook")
+#: The skills offered to MirrorCraft agents (the observation's skill list, the prompts): the paper's set plus
+#: the escapes. The team skills are left out: no MirrorCraft task needs chat, gifts or farms, and offering
+#: more skills changes what an agent can do between the published runs (``give``/``place_at``/``break_at``
+#: would also be a second way to do ``place``/``mine`` with other caps).
+MIRRORCRAFT_SKILL_NAMES: tuple[str, ...] = tuple(n for n in SKILL_NAMES if n not in TEAM_SKILL_NAMES)
 
 _SKILL_DESCRIPTIONS: dict[str, str] = {
     "explore": "Walk up to `distance` blocks in a direction to reveal new terrain, blocks and mobs.",
-    "go_to": "Walk to the block position (x, y, z), if a path exists.",
+    "go_to": "Walk to a target: the position (x, y, z); a `block` (stand within reach of it: the one at "
+    "(x, y, z), or the nearest of that type you have seen); or the nearest `entity` of a type. Walks, jumps, "
+    "drops, swims and clears at most one obstruction; when no walk exists it fails at once and names the "
+    "way out (dig_up, pillar_up, dig_down or tunnel).",
     "mine": f"Find the nearest blocks of type `block`, break up to `count` (max {MINE_MAX_COUNT}) with the "
     "best tool you carry, and pick up what drops. Reports the blocks broken and the items collected.",
     "collect": "Pick up dropped items lying nearby (optionally only `item`).",
@@ -290,7 +453,31 @@ _SKILL_DESCRIPTIONS: dict[str, str] = {
     "dig_down": f"Dig down in a staircase to block height `target_y` (at most {DIG_DOWN_MAX_BLOCKS} blocks "
     "per call).",
     "eat": "Eat `item` (or the best food you carry) to restore food.",
-    "recover": "Get unstuck: move to the nearest safe standing spot, clearing at most one obstruction.",
+    "recover": "Get unstuck: move to the nearest safe standing spot, clearing at most one obstruction; fails "
+    "at once, saying why, when there is none (then use an escape: dig_up, pillar_up, tunnel).",
+    "pillar_up": f"Escape upwards: jump and place a carried solid block under your feet, `height` times (max "
+    f"{PILLAR_MAX_HEIGHT}), clearing a block over your head when needed. Uses only blocks you carry "
+    "(`block`, or one the body picks). Reports every block placed and broken.",
+    "dig_up": f"Escape upwards through solid ground: dig a staircase up to block height `target_y` (at most "
+    f"{DIG_UP_MAX_BLOCKS} blocks per call; never into liquids). Reports every block broken and placed.",
+    "tunnel": f"Make a straight passage `length` blocks (max {TUNNEL_MAX_LENGTH}) `direction`-wards at feet "
+    "level: dig what is in the way and bridge gaps with carried blocks (never into liquids). Reports every "
+    "block broken and placed.",
+    "farm": f"Harvest up to `count` (max {FARM_MAX_COUNT}) ripe plants of type `crop` nearby (crops at their last "
+    "age: break and replant with a carried seed; sweet berry bushes: pick without breaking), and pick up what "
+    "drops. Reports the plants harvested, the items collected and the blocks replanted.",
+    "use": "Use `item` (or the empty hand) on a target: the block at (x, y, z), the nearest `block` of a type, "
+    "or the nearest `entity` of a type (plant seeds on farmland, pick berries, bone meal, milk a cow with a "
+    "bucket, eat cake). Walks within reach first. Reports what changed.",
+    "give": f"Walk to player `player` and toss them `count` (max {GIVE_MAX_COUNT}) `item`. Reports how many the "
+    "player picked up when that could be seen.",
+    "chat": f"Say `text` (max {CHAT_MAX_CHARS} characters) in chat; with `team` only your team mates get it.",
+    "break_at": "Walk within reach of the block at (x, y, z) and break it with the best tool you carry, "
+    "picking up the drop.",
+    "place_at": "Walk within reach of (x, y, z) and place block `item` there (into air, water or a plant a "
+    "block replaces).",
+    "cook": f"Cook `count` (max {SMELT_MAX_ITEMS}) `input` items in the nearest furnace already in the world, "
+    "adding fuel you carry when it has none, and take the output.",
 }
 
 
@@ -418,6 +605,11 @@ def signature(call: SkillCall) -> Signature:
     ``attack`` → mob type; ``place`` → (item, use); ``enchant`` → (item, option); any other skill → its
     name. Quantities (``count``), smelting fuel, coordinates and entity identity are ignored.
 
+    The team skills follow the same rule: ``farm`` → crop; ``use`` → (item or ``""`` for the hand, the
+    target's entity or block type, else ``"position"``); ``give`` → item (the receiving player is entity
+    identity); ``chat`` → ``"team"`` or ``"all"`` (the text is free content, like a quantity); ``place_at``
+    → item; ``cook`` → input; ``break_at`` → its name (coordinates only).
+
     The value is a flat tuple of strings led by the skill name, so σ of different skills never compare
     equal and σ serializes as a JSON array. The grid is kept exactly as laid out (row-major, row 0 = top;
     empty cells as ``""``); its size is implied by the workstation (2x2 or 3x3).
@@ -444,6 +636,19 @@ def signature(call: SkillCall) -> Signature:
             return ("place", a["item"], a["use"])
         case "enchant":
             return ("enchant", a["item"], str(a["option"]))
+        case "farm":
+            return ("farm", a["crop"])
+        case "use":
+            target = a["entity"] or a["block"] or "position"
+            return ("use", a["item"] or "", target)
+        case "give":
+            return ("give", a["item"])
+        case "chat":
+            return ("chat", "team" if a["team"] else "all")
+        case "place_at":
+            return ("place_at", a["item"])
+        case "cook":
+            return ("cook", a["input"])
         case _:
             return (call.name,)
 
@@ -480,12 +685,19 @@ class ItemStack(BaseModel):
 
 
 class BlockTally(BaseModel):
-    """How many blocks of one type a call broke."""
+    """How many blocks of one type a call broke (or placed)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     block: ResourceId
     count: int = Field(ge=1)
+
+
+def _tally(blocks: list[BlockTally]) -> list[BlockTally]:
+    total: dict[str, int] = {}
+    for b in blocks:
+        total[b.block] = total.get(b.block, 0) + b.count
+    return [BlockTally(block=k, count=n) for k, n in sorted(total.items())]
 
 
 def _merge(stacks: list[ItemStack]) -> list[ItemStack]:
@@ -515,6 +727,9 @@ class OutcomeReport(BaseModel):
     produced: list[ItemStack] = Field(default_factory=list, description="Taken from a result/output slot.")
     drops_collected: list[ItemStack] = Field(default_factory=list, description="Picked up from the ground.")
     blocks_broken: list[BlockTally] = Field(default_factory=list)
+    blocks_placed: list[BlockTally] = Field(
+        default_factory=list, description="Blocks the call placed in the world (towers, bridges, stations)."
+    )
     ticks_used: int = Field(0, ge=0)
 
     @field_validator("skill")
@@ -541,10 +756,6 @@ class OutcomeReport(BaseModel):
             raise ValueError("reason 'other' needs a message")
         object.__setattr__(self, "produced", _merge(self.produced))
         object.__setattr__(self, "drops_collected", _merge(self.drops_collected))
-        tallies: dict[str, int] = {}
-        for b in self.blocks_broken:
-            tallies[b.block] = tallies.get(b.block, 0) + b.count
-        object.__setattr__(
-            self, "blocks_broken", [BlockTally(block=k, count=n) for k, n in sorted(tallies.items())]
-        )
+        object.__setattr__(self, "blocks_broken", _tally(self.blocks_broken))
+        object.__setattr__(self, "blocks_placed", _tally(self.blocks_placed))
         return self

@@ -76,13 +76,15 @@ __all__ = [
     "read_team_record",
 ]
 
-TEAM_SCHEMA_VERSION = 1
+TEAM_SCHEMA_VERSION = 2
 
 #: team schema version → SHA-256 over the exported team schema files (``schemas.team_schema_fingerprint``).
 #: Changing a team contract means: bump TEAM_SCHEMA_VERSION, add a migration to ``TEAM_MIGRATIONS``, regenerate
 #: docs/schemas and record the new fingerprint here.
 TEAM_SCHEMA_FINGERPRINTS: dict[int, str] = {
     1: "f751534b03cf3ddd274b34e549c884a8bf1413b30aca55a67c0ea3e7b8fafad5",
+    #: 2 (unreleased) also carries the team skills of issue 24 in its skill calls and reports.
+    2: "d5f390484eb670de30aa864ef36853197cb6ac76d1adc75ce334632a64fdc897",
 }
 
 Scenario = Literal["mushroom_war", "dash_and_dine"]
@@ -407,8 +409,14 @@ class TeamEpisodeRecord(_Frozen):
         return self.outcome.end_reason == TeamEndReason.INFRASTRUCTURE_FAULT
 
 
-#: Team record migrations from version N to N+1 (none yet: version 1 is the first).
-TEAM_MIGRATIONS: dict[int, Any] = {}
+def _migrate_team_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 → v2: the skill contracts it embeds gained the escape skills, ``go_to`` targets and
+    ``blocks_placed`` (MirrorCraft schema 3); every v1 call and report is valid as it is."""
+    return dict(data) | {"schema_version": 2}
+
+
+#: Team record migrations from version N to N+1.
+TEAM_MIGRATIONS: dict[int, Any] = {1: _migrate_team_v1}
 
 
 def read_team_record(data: dict[str, Any] | str | bytes) -> TeamEpisodeRecord:

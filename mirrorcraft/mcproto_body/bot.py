@@ -19,15 +19,20 @@ from typing import Any
 from twisted.internet import defer, task
 
 from mirrorcraft.mcproto_body.advancements import Advancements
+from mirrorcraft.mcproto_body.chat import Chat
 from mirrorcraft.mcproto_body.connection import BodyConfig, Connection
 from mirrorcraft.mcproto_body.digging import Digger, DigResult
 from mirrorcraft.mcproto_body.entities import CollectEvent, Entities
 from mirrorcraft.mcproto_body.health import Health
 from mirrorcraft.mcproto_body.inventory import Inventory
+from mirrorcraft.mcproto_body.memory import WorldMemory
 from mirrorcraft.mcproto_body.movement import Movement
 from mirrorcraft.mcproto_body.physics import yaw_to
 from mirrorcraft.mcproto_body.placing import Placer, PlaceResult
+from mirrorcraft.mcproto_body.plants import Plants
+from mirrorcraft.mcproto_body.scoreboard import Scoreboard
 from mirrorcraft.mcproto_body.tickrate import GameClock
+from mirrorcraft.mcproto_body.using import Using
 from mirrorcraft.mcproto_body.windows import Window
 from mirrorcraft.mcproto_body.world import World
 
@@ -42,6 +47,12 @@ class Body:
 
     Attributes:
         conn, world, entities, health, inventory, movement, digger, placer, advancements: The modules.
+        plants: Crop and plant ages from the world view (:mod:`.plants`).
+        using: Use items on blocks and entities, toss items (:mod:`.using`).
+        chat: Chat and team chat, sent and received with the sender (:mod:`.chat`).
+        scoreboard: Objectives, scores, the sidebar and teams (:mod:`.scoreboard`).
+        memory: What the player has seen of the world, for the skills (:mod:`.memory`; never observed by
+            an agent).
         game_clock: The server's tick rate (``mirrorcraft:tick_rate``; 20 t/s when not announced).
         login: The last ``login`` packet (entity id, game mode, view distance, ...).
     """
@@ -51,6 +62,7 @@ class Body:
         self.conn = Connection(config, clock)
         self.game_clock = GameClock(self.conn)
         self.world = World(self.conn, keep_sky_light=keep_sky_light)
+        self.memory = WorldMemory(self.world)
         self.entities = Entities(self.conn)
         self.health = Health(self.conn, self.game_clock)
         self.inventory = Inventory(self.conn, game_clock=self.game_clock)
@@ -60,6 +72,10 @@ class Body:
             self.conn, self.world, self.inventory, self.movement, self_id=lambda: self.entities.self_id
         )
         self.advancements = Advancements(self.conn)
+        self.plants = Plants(self.world)
+        self.using = Using(self.conn, self.world, self.inventory, self.movement, self.placer, self.entities)
+        self.chat = Chat(self.conn, names=self.entities.player_names.get)
+        self.scoreboard = Scoreboard(self.conn)
         self.login: Any = None
 
     @property

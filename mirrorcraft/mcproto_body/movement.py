@@ -26,6 +26,7 @@ from typing import Any
 
 from twisted.internet import defer, task
 
+from mirrorcraft.gamedata import state_tables
 from mirrorcraft.mcproto_body.connection import Connection
 from mirrorcraft.mcproto_body.health import Health
 from mirrorcraft.mcproto_body.physics import EYE_HEIGHT, Controls, PlayerState, look_at, step, yaw_to
@@ -34,6 +35,10 @@ from mirrorcraft.mcproto_body.world import World
 from mirrorcraft.protocol.serverbound import PlayerPositionLook
 
 TickListener = Callable[[PlayerState], None]
+
+
+#: Feet this far into a colliding block's cell stand on its top (blocks of 13/16 and more).
+LOW_TOP = 0.8
 
 
 class Movement:
@@ -100,7 +105,16 @@ class Movement:
     def block_position(self) -> tuple[int, int, int]:
         """The block the feet are in."""
         x, y, z = self.eye
-        return (math.floor(x), math.floor(y - EYE_HEIGHT + 1e-6), math.floor(z))
+        feet_y = y - EYE_HEIGHT
+        cell = (math.floor(x), math.floor(feet_y + 1e-6), math.floor(z))
+        # Standing on a block lower than a full one (farmland and dirt paths 15/16, soul sand, mud, chests
+        # 14/16): the feet are inside that block's cell, on its top. The cell the player occupies is the one
+        # above (path plans started inside the farmland and found every way shut).
+        if feet_y - cell[1] >= LOW_TOP:
+            state = self.world.state_at(*cell)
+            if state is not None and not state_tables().no_collision[state]:
+                return (cell[0], cell[1] + 1, cell[2])
+        return cell
 
     def on_tick(self, listener: TickListener) -> None:
         """Call ``listener(state)`` after every physics tick."""

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 UNLOADED = np.uint16(0xFFFF)
 
 BlockListener = Callable[[tuple[int, int, int], int, int], None]
+#: ``listener(chunk key, column or None)``: a column arrived (the array) or is about to be dropped (None).
+ColumnListener = Callable[[tuple[int, int], "np.ndarray | None"], None]
 
 
 def dimension_height(registry_codec: Any, dimension_type: str) -> tuple[int, int]:
@@ -74,6 +76,8 @@ class World:
         biomes: ``{(chunk_x, chunk_z): biome id array (height // 4, 4, 4)}``, indexed ``[y, z, x]``.
         biome_names: ``{biome id: name}`` from the login registry codec (``minecraft:worldgen/biome``).
         block_entities: ``{(x, y, z): block entity type id}`` from map_chunk.
+        border_center / border_diameter: The world border (``initialize_world_border``, ``world_border_*``);
+            ``None`` until the server sends one (vanilla and the embedded server do at join).
     """
 
     def __init__(self, conn: Connection | None = None, keep_sky_light: bool = False) -> None:
@@ -88,6 +92,9 @@ class World:
         self.keep_sky_light = keep_sky_light
         self.chunks_decoded = 0
         self._listeners: list[BlockListener] = []
+        self._column_listeners: list[ColumnListener] = []
+        self.border_center: tuple[float, float] | None = None
+        self.border_diameter: float | None = None
         self._codec: Any = None
         if conn is not None:
             conn.on_reset(self.clear)
@@ -97,6 +104,9 @@ class World:
             conn.on("unload_chunk", self._on_unload)
             conn.on("block_change", self._on_block_change)
             conn.on("multi_block_change", self._on_multi_block_change)
+            conn.on("initialize_world_border", self._on_border)
+            conn.on("world_border_center", self._on_border_center)
+            conn.on("world_border_size", self._on_border_size)
             if keep_sky_light:
                 conn.on("update_light", self._on_update_light)
 
@@ -104,6 +114,19 @@ class World:
     def on_block_change(self, listener: BlockListener) -> None:
         """Call ``listener(pos, old_state, new_state)`` for each changed block."""
         self._listeners.append(listener)
+
+    def on_column(self, listener: ColumnListener) -> None:
+        """Call ``listener(key, blocks)`` when a column arrives and ``listener(key, None)`` just before one
+        is dropped (unload, dimension change, reconnect): the skills' world memory indexes it then."""
+        self._column_listeners.append(listener)
+
+    def inside_border(self, x: float, z: float) -> bool:
+        """Whether ``(x, z)`` lies inside the world border the server announced (True when none was)."""
+        if self.border_center is None or self.border_diameter is None:
+            return True
+        half = self.border_diameter / 2
+        cx, cz = self.border_center
+        return cx - half <= x < cx + half and cz - half <= z < cz + half
 
     def is_loaded(self, x: int, z: int) -> bool:
         """Whether the column holding block column (x, z) is loaded."""
@@ -194,7 +217,17 @@ class World:
         """Install a column directly (tests and offline worlds); shape must be ``(height, 16, 16)``."""
         if blocks.shape != (self.height, 16, 16):
             raise ProtocolError(f"column ({cx},{cz}): shape {blocks.shape} != {(self.height, 16, 16)}")
+        if (cx, cz) in self.columns:
+            self._notify_column((cx, cz), None)
         self.columns[(cx, cz)] = np.ascontiguousarray(blocks, dtype=np.uint16)
+        self._notify_column((cx, cz), self.columns[(cx, cz)])
+
+    def drop_column(self, cx: int, cz: int) -> None:
+        """Forget one column, as an ``unload_chunk`` does (tests and offline worlds)."""
+        if (cx, cz) in self.columns:
+            self._notify_column((cx, cz), None)
+        self.columns.pop((cx, cz), None)
+        self.biomes.pop((cx, cz), None)
 
     def set_state(self, x: int, y: int, z: int, state: int) -> None:
         """Change one block locally (as a block_change would) and notify listeners."""
@@ -210,6 +243,8 @@ class World:
 
     def clear(self) -> None:
         """Forget every column (dimension change, reconnect)."""
+        for key in list(self.columns):
+            self._notify_column(key, None)
         self.columns.clear()
         self.biomes.clear()
         self.sky_light.clear()
@@ -233,6 +268,8 @@ class World:
         # Servers other than vanilla pad differently (flying-squid adds none): accept any zero tail.
         col = decode_column(pkt.chunk_data, sections, padding="any")  # type: ignore[attr-defined]
         key = (pkt.x, pkt.z)  # type: ignore[attr-defined]
+        if key in self.columns:
+            self._notify_column(key, None)
         self.columns[key] = col.blocks
         self.biomes[key] = col.biomes
         self.chunks_decoded += 1
@@ -242,6 +279,21 @@ class World:
             self.block_entities[(base_x + be.x, be.y, base_z + be.z)] = be.type
         if self.keep_sky_light:
             self._store_light(key, pkt.light)  # type: ignore[attr-defined]
+        self._notify_column(key, col.blocks)
+
+    def _notify_column(self, key: tuple[int, int], blocks: np.ndarray | None) -> None:
+        for listener in self._column_listeners:
+            listener(key, blocks)
+
+    def _on_border(self, pkt: Packet) -> None:
+        self.border_center = (float(pkt.x), float(pkt.z))  # type: ignore[attr-defined]
+        self.border_diameter = float(pkt.new_diameter)  # type: ignore[attr-defined]
+
+    def _on_border_center(self, pkt: Packet) -> None:
+        self.border_center = (float(pkt.x), float(pkt.z))  # type: ignore[attr-defined]
+
+    def _on_border_size(self, pkt: Packet) -> None:
+        self.border_diameter = float(pkt.diameter)  # type: ignore[attr-defined]
 
     def _on_update_light(self, pkt: Packet) -> None:
         key = (pkt.chunk_x, pkt.chunk_z)  # type: ignore[attr-defined]
@@ -298,6 +350,8 @@ class World:
 
     def _on_unload(self, pkt: Packet) -> None:
         key = (pkt.chunk_x, pkt.chunk_z)  # type: ignore[attr-defined]
+        if key in self.columns:
+            self._notify_column(key, None)
         self.columns.pop(key, None)
         self.biomes.pop(key, None)
         self.sky_light.pop(key, None)

@@ -5,18 +5,26 @@ or water) and the player is supported: a solid (not tall) block below, or water 
 Moves from a node, in the 4 cardinal directions (and diagonals when both corner cells are free):
 
 * walk — same level, cost 1 (√2 diagonally), ×2 in water;
-* jump up — one block up onto a solid block, needs head room above the start, cost 2;
-* drop — walk off an edge and fall 1..3 blocks onto solid ground or into water, cost 1 + 0.5 per block;
-* swim — straight up or down in water, cost 1.5 (up out of water onto a bank is a jump-up move);
+* jump up — one block up onto a solid block, needs head room above the start, cost 2 (also the way out of
+  water onto a bank one block above the surface);
+* drop — walk off an edge and fall 1..3 blocks onto solid ground or into water, cost 1 + 0.5 per block
+  (vanilla deals fall damage from a fall of more than 3 blocks: wiki "Damage#Fall damage");
+* swim — straight up or down in water, cost 1.5;
 * dig (optional, ``dig_cost > 0``) — walk or jump into cells that are solid but breakable, or step one
   block down a staircase (clearing head, feet and the cell below, onto solid ground), paying
   ``dig_cost × (1 + hardness)`` per block to break; the step lists the blocks to break, top first. A
   block beside or under a liquid (or an unknown / dangerous cell) is never dug: the liquid would flood
   the tunnel, as mineflayer-pathfinder also refuses.
 
-The heuristic (octile distance in x/z plus half the height difference) never overestimates these costs,
-so paths are optimal within the search bounds. The search is bounded by ``max_nodes`` and ``max_seconds``;
-when a bound is hit it returns the explored node closest to the goal (``status="partial"``).
+The heuristic (octile distance in x/z plus half the height difference, less what the goal's radius can
+save) never overestimates these costs, so paths are optimal within the search bounds. Among nodes of equal
+estimated total, the one nearer the goal is expanded first: on open ground that follows a straight line
+instead of flooding the band of equally good paths (the 64-block benchmark plan: 757 nodes → see
+docs/performance.md). The search is bounded by ``max_nodes`` and ``max_seconds``; when a bound is hit it
+returns the explored node closest to the goal (``status="partial"``).
+
+The inner loop works on the grid's padded flat bytes (:meth:`PathGrid.flat`): a node is an integer index,
+a move an index offset, and the BLOCKED border makes bounds checks unnecessary.
 """
 
 from __future__ import annotations
@@ -34,6 +42,14 @@ FREE = (AIR, WATER)
 CARDINAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 SQRT2 = math.sqrt(2.0)
+#: Octile distance over Euclidean distance is at most this (at 22.5°): a goal radius ``r`` saves at most
+#: ``r × OCTILE_OVER_EUCLID`` of octile distance, so subtracting that keeps the estimate admissible.
+OCTILE_OVER_EUCLID = math.sqrt(4.0 - 2.0 * SQRT2)
+
+_FREE_T = bytes(1 if k in FREE else 0 for k in range(256))
+Move = Literal["start", "walk", "jump", "drop", "swim", "dig"]
+_MOVES: tuple[Move, ...] = ("start", "walk", "jump", "drop", "swim", "dig")
+_WALK, _JUMP, _DROP, _SWIM, _DIG = 1, 2, 3, 4, 5
 
 
 @dataclass(frozen=True)
@@ -55,7 +71,13 @@ class Goal:
         dx, dz = abs(c[0] - self.x), abs(c[2] - self.z)
         oct_ = max(dx, dz) + (SQRT2 - 1) * min(dx, dz)
         dy = 0 if self.y is None else abs(c[1] - self.y)
-        return max(0.0, oct_ + 0.5 * dy - self.radius * 1.5)
+        return max(0.0, oct_ + 0.5 * dy - self.radius * self.saving)
+
+    @property
+    def saving(self) -> float:
+        """Estimate a unit of radius can save: a cell ``r`` from the centre is at most ``r × OCTILE_OVER_EUCLID``
+        closer in octile distance, and with a height goal also ``0.5 × |Δy|`` (together ``r × √(o² + ¼)``)."""
+        return OCTILE_OVER_EUCLID if self.y is None else math.sqrt(OCTILE_OVER_EUCLID**2 + 0.25)
 
 
 @dataclass(frozen=True)
@@ -63,7 +85,7 @@ class Step:
     """One move: the cell to reach, its kind of move, and the blocks to break first (top first)."""
 
     cell: Cell
-    move: Literal["start", "walk", "jump", "drop", "swim", "dig"]
+    move: Move
     dig: tuple[Cell, ...] = ()
 
 
@@ -78,6 +100,7 @@ class PathResult:
         cost: Total cost.
         nodes: Nodes expanded.
         seconds: Search time.
+        closest: The explored cell nearest the goal (by the estimate); for ``no_path`` the best one can get.
     """
 
     status: Literal["found", "partial", "no_path", "invalid_start"]
@@ -85,6 +108,7 @@ class PathResult:
     cost: float = 0.0
     nodes: int = 0
     seconds: float = 0.0
+    closest: Cell | None = None
 
 
 def _free(g: PathGrid, x: int, y: int, z: int) -> bool:
@@ -101,78 +125,94 @@ def valid(g: PathGrid, c: Cell) -> bool:
     return _free(g, x, y, z) and _free(g, x, y + 1, z) and _supported(g, x, y, z)
 
 
-def _dig_cost(g: PathGrid, cells: list[Cell], dig_cost: float) -> float | None:
-    """Cost to clear ``cells`` (None if one is unbreakable, dangerous, or would let a liquid in)."""
-    total = 0.0
-    for c in cells:
-        k = g.kind(*c)
-        if k in FREE:
-            continue
-        h = g.hard(*c)
-        if k != SOLID or math.isinf(h) or dig_cost <= 0:
-            return None
-        if g.leaky(*c):
-            return None
-        total += dig_cost * (1.0 + h)
-    return total
+def _expand(
+    k: bytes, n: int, xs: int, ys: int, dig: float, hard: list[float] | None, leaky: bytes | None
+) -> list[tuple[int, float, int, tuple[int, ...]]]:
+    """Moves from flat node ``n``: ``(next node, cost, move code, flat cells to dig top first)``."""
+    free = _FREE_T
+    out: list[tuple[int, float, int, tuple[int, ...]]] = []
+    here = k[n]
+    in_water = here == WATER
+    wmul = 2.0 if in_water else 1.0
+    head2 = free[k[n + 2 * ys]]
+
+    def dig_cost(cells: tuple[int, ...]) -> float | None:
+        total = 0.0
+        for c in cells:
+            kc = k[c]
+            if free[kc]:
+                continue
+            if kc != SOLID or leaky[c]:  # type: ignore[index]
+                return None
+            h = hard[c]  # type: ignore[index]
+            if h == math.inf:
+                return None
+            total += dig * (1.0 + h)
+        return total
+
+    for d in (xs, -xs, 1, -1):
+        m = n + d
+        km, below, above = k[m], k[m - ys], k[m + ys]
+        fm, fa = free[km], free[above]
+        if fm and fa and (below == SOLID or km == WATER):
+            out.append((m, 2.0 if km == WATER else wmul, _WALK, ()))
+        elif dig > 0 and below == SOLID:
+            cells = (m + ys, m)
+            cost = dig_cost(cells)
+            if cost is not None:
+                out.append((m, 1.0 + cost, _DIG, tuple(c for c in cells if not free[k[c]])))
+        if km == SOLID and head2:
+            up = m + ys
+            if fa and free[k[up + ys]]:
+                out.append((up, 2.0, _JUMP, ()))
+            elif dig > 0:
+                cells = (up + ys, up)
+                cost = dig_cost(cells)
+                if cost is not None:
+                    out.append((up, 2.0 + cost, _DIG, tuple(c for c in cells if not free[k[c]])))
+        if dig > 0 and not in_water and k[m - 2 * ys] == SOLID and not (fa and fm and free[below]):
+            cells = (m + ys, m, m - ys)
+            cost = dig_cost(cells)
+            if cost is not None:
+                out.append((m - ys, 1.5 + cost, _DIG, tuple(c for c in cells if not free[k[c]])))
+        if fm and fa and below != SOLID and km != WATER:
+            c = m
+            for depth in (1, 2, 3):
+                c -= ys
+                kc = k[c]
+                if not free[kc]:
+                    break
+                if kc == WATER or k[c - ys] == SOLID:
+                    out.append((c, 1.0 + 0.5 * depth, _DROP, ()))
+                    break
+    for ddx, ddz in DIAGONAL:
+        a, b = n + ddx * xs, n + ddz
+        m = a + ddz
+        km = k[m]
+        if (
+            free[km] and free[k[m + ys]] and (k[m - ys] == SOLID or km == WATER)
+            and free[k[a]] and free[k[a + ys]] and free[k[b]] and free[k[b + ys]]
+        ):  # fmt: skip
+            out.append((m, SQRT2 * (2.0 if km == WATER else wmul), _WALK, ()))
+    if in_water:
+        up = n + ys
+        if head2 and k[up] == WATER:
+            out.append((up, 1.5, _SWIM, ()))
+        if k[n - ys] == WATER:
+            out.append((n - ys, 1.5, _SWIM, ()))
+    return out
 
 
 def neighbours(g: PathGrid, c: Cell, dig_cost: float = 0.0) -> list[tuple[Cell, float, Step]]:
-    """Moves from valid cell ``c``: ``(next cell, cost, step)``."""
-    x, y, z = c
-    out: list[tuple[Cell, float, Step]] = []
-    in_water = g.kind(x, y, z) == WATER
-    wmul = 2.0 if in_water else 1.0
-    for dx, dz in CARDINAL:
-        nx, nz = x + dx, z + dz
-        # walk (or dig through) at the same level
-        if valid(g, (nx, y, nz)):
-            w = 2.0 if g.kind(nx, y, nz) == WATER else wmul
-            out.append(((nx, y, nz), w, Step((nx, y, nz), "walk")))
-        elif _supported(g, nx, y, nz) or g.kind(nx, y - 1, nz) == SOLID:
-            cost = _dig_cost(g, [(nx, y + 1, nz), (nx, y, nz)], dig_cost) if dig_cost > 0 else None
-            if cost is not None and g.kind(nx, y - 1, nz) == SOLID:
-                dig = tuple(p for p in ((nx, y + 1, nz), (nx, y, nz)) if g.kind(*p) not in FREE)
-                out.append(((nx, y, nz), 1.0 + cost, Step((nx, y, nz), "dig", dig)))
-        # jump up one
-        if g.kind(nx, y, nz) == SOLID and _free(g, x, y + 2, z):
-            if _free(g, nx, y + 1, nz) and _free(g, nx, y + 2, nz):
-                out.append(((nx, y + 1, nz), 2.0, Step((nx, y + 1, nz), "jump")))
-            elif dig_cost > 0:
-                cost = _dig_cost(g, [(nx, y + 2, nz), (nx, y + 1, nz)], dig_cost)
-                if cost is not None:
-                    dig = tuple(p for p in ((nx, y + 2, nz), (nx, y + 1, nz)) if g.kind(*p) not in FREE)
-                    out.append(((nx, y + 1, nz), 2.0 + cost, Step((nx, y + 1, nz), "dig", dig)))
-        # dig one step down a staircase (never straight down: a shaft cannot be walked back up)
-        if dig_cost > 0 and g.kind(nx, y - 2, nz) == SOLID and not in_water:
-            col = [(nx, y + 1, nz), (nx, y, nz), (nx, y - 1, nz)]
-            if any(g.kind(*p) not in FREE for p in col):
-                cost = _dig_cost(g, col, dig_cost)
-                if cost is not None:
-                    dig = tuple(p for p in col if g.kind(*p) not in FREE)
-                    out.append(((nx, y - 1, nz), 1.5 + cost, Step((nx, y - 1, nz), "dig", dig)))
-        # drop 1..3
-        if _free(g, nx, y, nz) and _free(g, nx, y + 1, nz) and not _supported(g, nx, y, nz):
-            for k in range(1, 4):
-                if not _free(g, nx, y - k, nz):
-                    break
-                if _supported(g, nx, y - k, nz):
-                    out.append(((nx, y - k, nz), 1.0 + 0.5 * k, Step((nx, y - k, nz), "drop")))
-                    break
-    for dx, dz in DIAGONAL:
-        nx, nz = x + dx, z + dz
-        if (
-            valid(g, (nx, y, nz))
-            and _free(g, nx, y, z) and _free(g, nx, y + 1, z)
-            and _free(g, x, y, nz) and _free(g, x, y + 1, nz)
-        ):  # fmt: skip
-            w = 2.0 if g.kind(nx, y, nz) == WATER else wmul
-            out.append(((nx, y, nz), SQRT2 * w, Step((nx, y, nz), "walk")))
-    if in_water:
-        if _free(g, x, y + 2, z) and valid(g, (x, y + 1, z)):
-            out.append(((x, y + 1, z), 1.5, Step((x, y + 1, z), "swim")))
-        if g.kind(x, y - 1, z) == WATER:
-            out.append(((x, y - 1, z), 1.5, Step((x, y - 1, z), "swim")))
+    """Moves from valid cell ``c``: ``(next cell, cost, step)`` (the planner's own move set)."""
+    f = g.flat(dig=dig_cost > 0)
+    n = f.index(*c)
+    if n < 0:
+        return []
+    out = []
+    for m, cost, move, dig in _expand(f.kinds, n, f.x_step, f.y_step, dig_cost, f.hard, f.leaky):
+        cell = f.cell(m)
+        out.append((cell, cost, Step(cell, _MOVES[move], tuple(f.cell(d) for d in dig))))
     return out
 
 
@@ -184,6 +224,7 @@ def find_path(
     dig_cost: float = 0.0,
     max_nodes: int = 50_000,
     max_seconds: float = 2.0,
+    max_dig_blocks: int | None = None,
 ) -> PathResult:
     """Plan from ``start`` to ``goal``.
 
@@ -193,52 +234,154 @@ def find_path(
         goal: Target.
         dig_cost: Cost factor for breaking blocks; 0 disables digging.
         max_nodes / max_seconds: Search bounds.
+        max_dig_blocks: At most this many blocks broken over the whole path (None: any number). With 2 a
+            plan clears at most one obstruction (a doorway: feet and head), the body's rule for walking
+            skills; the search then runs over (cell, blocks broken so far) states, so it is exhausted
+            quickly where no such plan exists (a pit) instead of digging through the whole box.
 
     Returns:
         A :class:`PathResult`.
     """
     t0 = time.perf_counter()
-    if not (_free(g, *start) and _free(g, start[0], start[1] + 1, start[2])):
-        return PathResult("invalid_start", seconds=time.perf_counter() - t0)
-    best_g: dict[Cell, float] = {start: 0.0}
-    came: dict[Cell, tuple[Cell, Step]] = {}
+    f = g.flat(dig=dig_cost > 0)
+    k, xs, ys = f.kinds, f.x_step, f.y_step
+    s = f.index(*start)
+    if s < 0 or not (_FREE_T[k[s]] and _FREE_T[k[s + ys]]):
+        return PathResult("invalid_start", seconds=time.perf_counter() - t0, closest=start)
+    gx, gy, gz = goal.x, goal.y, goal.z
+    r2 = goal.radius * goal.radius + 1e-9
+    save = goal.radius * goal.saving
+    ox, oy, oz = f.ox, f.oy, f.oz
+    diag = SQRT2 - 1.0
+
+    def coords(n: int) -> tuple[int, int, int]:
+        i, rest = divmod(n, xs)
+        j, kk = divmod(rest, ys)
+        return i + ox, j + oy, kk + oz
+
+    def estimate(x: int, y: int, z: int) -> float:
+        dx, dz = abs(x - gx), abs(z - gz)
+        h = (dx + diag * dz if dx >= dz else dz + diag * dx) - save
+        if gy is not None:
+            h += 0.5 * abs(y - gy)
+        return h if h > 0.0 else 0.0
+
+    layers = 1 if max_dig_blocks is None or dig_cost <= 0 else max_dig_blocks + 1
+    limited = layers > 1
+    s0 = s
+    s = s0 * layers  # a search state: node * layers + dig steps used
+    best_g: dict[int, float] = {s: 0.0}
+    came: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+    h0 = estimate(*start)
     tie = 0
-    heap: list[tuple[float, int, Cell]] = [(goal.estimate(start), tie, start)]
-    closest, closest_h = start, goal.estimate(start)
+    heap: list[tuple[float, float, int, int]] = [(h0, h0, tie, s)]
+    closest, closest_h = s, h0
     nodes = 0
     status: Literal["found", "partial", "no_path"] = "no_path"
-    end = start
+    end = s
+    hard, leaky = f.hard, f.leaky
     while heap:
-        _, _, cur = heapq.heappop(heap)
+        fc, hc, _, cur = heapq.heappop(heap)
         gc = best_g[cur]
-        if goal.reached(cur):
+        if fc - hc > gc + 1e-9:
+            continue  # a stale entry: this state was reached more cheaply since
+        node, used = divmod(cur, layers) if limited else (cur, 0)
+        x, y, z = coords(node)
+        dy = 0 if gy is None else y - gy
+        if (x - gx) ** 2 + dy * dy + (z - gz) ** 2 <= r2:
             status, end = "found", cur
             break
         nodes += 1
         if nodes > max_nodes or (nodes & 255 == 0 and time.perf_counter() - t0 > max_seconds):
             status, end = "partial", closest
             break
-        for nxt, cost, step in neighbours(g, cur, dig_cost):
+        can_dig = dig_cost if used < layers - 1 or not limited else 0.0
+        for nxt, cost, move, dig in _expand(k, node, xs, ys, can_dig, hard, leaky):
+            if limited:
+                if used + len(dig) >= layers:
+                    continue
+                nxt = nxt * layers + used + len(dig)
             ng = gc + cost
             if ng < best_g.get(nxt, math.inf) - 1e-12:
                 best_g[nxt] = ng
-                came[nxt] = (cur, step)
-                h = goal.estimate(nxt)
+                came[nxt] = (cur, move, dig)
+                h = estimate(*coords(nxt // layers))
                 if h < closest_h:
                     closest, closest_h = nxt, h
                 tie += 1
-                heapq.heappush(heap, (ng + h, tie, nxt))
+                heapq.heappush(heap, (ng + h, h, tie, nxt))
     else:
         end = closest
         status = "no_path"
     steps: list[Step] = []
     c = end
     while c in came:
-        prev, step = came[c]
-        steps.append(step)
+        prev, move, dig = came[c]
+        steps.append(Step(coords(c // layers), _MOVES[move], tuple(coords(d) for d in dig)))
         c = prev
     steps.append(Step(start, "start"))
     steps.reverse()
-    if status == "no_path" and end == start:
+    if status == "no_path" and end == s:
         steps = [Step(start, "start")]
-    return PathResult(status, steps, best_g.get(end, 0.0), nodes, time.perf_counter() - t0)
+    return PathResult(
+        status,
+        steps,
+        best_g.get(end, 0.0),
+        nodes,
+        time.perf_counter() - t0,
+        closest=coords(closest // layers),
+    )
+
+
+def flood(
+    g: PathGrid,
+    start: Cell,
+    *,
+    max_nodes: int = 4000,
+    dig_cost: float = 0.0,
+    opened: tuple[Cell, ...] = (),
+) -> tuple[dict[Cell, float], bool]:
+    """Every cell reachable from ``start`` with the planner's moves, and its cost (Dijkstra).
+
+    Args:
+        g: The grid.
+        start: The player's feet cell.
+        max_nodes: Stop after expanding this many cells.
+        dig_cost: As in :func:`find_path` (0: walking moves only).
+        opened: Cells to treat as air (blocks a caller is about to break: "what could I walk to after
+            clearing this obstruction?").
+
+    Returns:
+        ``(cost per reachable cell, exhausted)``; ``exhausted`` is False when ``max_nodes`` stopped the search
+        first (the region may be larger).
+    """
+    f = g.flat(dig=dig_cost > 0)
+    k, xs, ys = f.kinds, f.x_step, f.y_step
+    if opened:
+        buf = bytearray(k)
+        for c in opened:
+            n = f.index(*c)
+            if n >= 0:
+                buf[n] = AIR
+        k = bytes(buf)
+    s = f.index(*start)
+    if s < 0 or not (_FREE_T[k[s]] and _FREE_T[k[s + ys]]):
+        return {}, True
+    best: dict[int, float] = {s: 0.0}
+    heap: list[tuple[float, int]] = [(0.0, s)]
+    done = 0
+    exhausted = True
+    while heap:
+        gc, cur = heapq.heappop(heap)
+        if gc > best[cur] + 1e-9:
+            continue
+        done += 1
+        if done > max_nodes:
+            exhausted = False
+            break
+        for nxt, cost, _, _ in _expand(k, cur, xs, ys, dig_cost, f.hard, f.leaky):
+            ng = gc + cost
+            if ng < best.get(nxt, math.inf) - 1e-12:
+                best[nxt] = ng
+                heapq.heappush(heap, (ng, nxt))
+    return {f.cell(n): c for n, c in best.items()}, exhausted

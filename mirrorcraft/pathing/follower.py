@@ -62,6 +62,11 @@ class PathFollower:
             the pathing layer knows no tools).
         diggable: Asked per block state whether a plan may dig through it (see
             :meth:`~mirrorcraft.pathing.grid.PathGrid.from_states`); None: anything breakable.
+        max_dig_blocks: Passed to :func:`find_path` (at most this many blocks on a plan: 2 is the one
+            obstruction a walking skill may clear).
+        height: Vertical half-size of the planning box beyond the start and goal heights.
+        min_half: Least horizontal half-size of the planning box (a detour round a wall needs room beyond
+            the straight line between start and goal).
     """
 
     def __init__(
@@ -78,6 +83,9 @@ class PathFollower:
         max_dug: int | None = None,
         before_dig: Callable[[tuple[int, int, int]], Awaitable[Any]] | None = None,
         diggable: Callable[[int], bool] | None = None,
+        max_dig_blocks: int | None = None,
+        height: int = 12,
+        min_half: int = 8,
     ) -> None:
         self.body = body
         self.search_radius = search_radius
@@ -90,20 +98,24 @@ class PathFollower:
         self.max_dug = max_dug
         self.before_dig = before_dig
         self.diggable = diggable
+        self.max_dig_blocks = max_dig_blocks
+        self.height = height
+        self.min_half = min_half
 
     def plan(self, goal: Goal) -> PathResult:
         """Plan from the body's current cell (the grid covers start and goal)."""
         start = self.body.movement.block_position()
         cx, cz = (start[0] + goal.x) // 2, (start[2] + goal.z) // 2
         half = max(abs(goal.x - start[0]), abs(goal.z - start[2])) // 2 + 8
-        half = min(max(half, 8), self.search_radius)
+        half = min(max(half, self.min_half), self.search_radius)
         gy = goal.y if goal.y is not None else start[1]
         cy = (start[1] + gy) // 2
-        height = abs(start[1] - gy) // 2 + 12
+        height = abs(start[1] - gy) // 2 + self.height
         grid = PathGrid.around(self.body.world, (cx, cy, cz), half, height, self.diggable)
         return find_path(
-            grid, start, goal, dig_cost=self.dig_cost, max_nodes=self.max_nodes, max_seconds=self.max_seconds
-        )
+            grid, start, goal, dig_cost=self.dig_cost, max_nodes=self.max_nodes, max_seconds=self.max_seconds,
+            max_dig_blocks=self.max_dig_blocks,
+        )  # fmt: skip
 
     async def goto(self, goal: Goal, timeout: float = 60.0) -> FollowResult:
         """Walk to ``goal``; returns what happened."""
@@ -148,7 +160,7 @@ class PathFollower:
                     elif not self._still_valid(step):
                         ok = False
                         break
-                    if not await self._move_to(step):
+                    if not await self.move_step(step):
                         ok = False
                         break
                     if body.movement.corrections != corrections:
@@ -168,8 +180,9 @@ class PathFollower:
         grid = PathGrid.around(self.body.world, (x, y, z), 1, 3)
         return valid(grid, step.cell)
 
-    async def _move_to(self, step: Step) -> bool:
-        """Steer to the centre of ``step.cell``; False when stuck."""
+    async def move_step(self, step: Step) -> bool:
+        """Steer to the centre of ``step.cell`` (jumping for a ``jump``/``swim`` step or when blocked); False
+        when stuck. The escape skills use it for single steps (a stair step up, a tunnel step)."""
         mv = self.body.movement
         target = (step.cell[0] + 0.5, step.cell[1], step.cell[2] + 0.5)
         best = math.inf

@@ -64,6 +64,83 @@ def hardness_table() -> np.ndarray:
     return out
 
 
+#: Cells of padding around a grid's flat copy (``PathGrid.flat``): A* reads up to 4 cells below a node (a drop
+#: of 3 and the ground under it) and 2 above it, and one to each side, without bounds checks.
+PAD_XZ = 1
+PAD_Y = 5
+
+
+@cache
+def _hardness_list() -> list[float]:
+    return hardness_table().astype(np.float64).tolist()
+
+
+class CellHardness:
+    """Hardness by flat index of a padded grid, looked up through the cell's block state.
+
+    Why not a list per cell: a dig-through plan reads a few thousand cells of a box of 100,000+; turning
+    the whole box's hardness into a Python list cost 15-20 ms per plan (the walking skills plan with one
+    obstruction, so every approach paid it), a state table of 65,536 entries is built once.
+    """
+
+    __slots__ = ("_states", "_table")
+
+    def __init__(self, states: np.ndarray | None, refused: tuple[int, ...]) -> None:
+        self._states = (
+            None
+            if states is None
+            else memoryview(np.ascontiguousarray(states, dtype=np.uint16)).cast("B").cast("H")
+        )
+        table = _hardness_list()
+        if refused:
+            table = list(table)
+            for st in refused:
+                table[st] = float("inf")
+        self._table = table
+
+    def __getitem__(self, n: int) -> float:
+        if self._states is None:
+            return float("inf")
+        return self._table[self._states[n]]
+
+
+@dataclass
+class Flat:
+    """A :class:`PathGrid` as flat bytes with a BLOCKED border, for the planner's inner loop.
+
+    Attributes:
+        kinds: One byte per cell, index ``(i * sy + j) * sz + k`` of the padded box.
+        sx, sy, sz: The padded box's shape.
+        ox, oy, oz: World coordinates of padded index ``(0, 0, 0)``.
+        x_step, y_step: Index offsets of +1 in x and in y (+1 in z is 1).
+    """
+
+    kinds: bytes
+    sx: int
+    sy: int
+    sz: int
+    ox: int
+    oy: int
+    oz: int
+    x_step: int
+    y_step: int
+    hard: CellHardness | None = None
+    leaky: bytes | None = None
+
+    def index(self, x: int, y: int, z: int) -> int:
+        """Flat index of world cell ``(x, y, z)``; -1 outside the (unpadded) box."""
+        i, j, k = x - self.ox, y - self.oy, z - self.oz
+        if PAD_XZ <= i < self.sx - PAD_XZ and PAD_Y <= j < self.sy - PAD_Y and PAD_XZ <= k < self.sz - PAD_XZ:
+            return (i * self.sy + j) * self.sz + k
+        return -1
+
+    def cell(self, n: int) -> tuple[int, int, int]:
+        """World cell of flat index ``n``."""
+        i, rest = divmod(n, self.x_step)
+        j, k = divmod(rest, self.y_step)
+        return (i + self.ox, j + self.oy, k + self.oz)
+
+
 @dataclass
 class PathGrid:
     """A box of the world ready for planning.
@@ -71,12 +148,14 @@ class PathGrid:
     Attributes:
         origin: World coordinates of index ``[0, 0, 0]``.
         kinds: uint8 ``[x, y, z]`` cell kinds.
-        hardness: float32 ``[x, y, z]`` (for dig-through costs).
+        states: uint16 ``[x, y, z]`` block states (for dig-through hardness; ``None`` when built from kinds).
+        refused: States a dig-through plan may not break (see :meth:`from_states`).
     """
 
     origin: tuple[int, int, int]
     kinds: np.ndarray
-    hardness: np.ndarray
+    states: np.ndarray | None = None
+    refused: tuple[int, ...] = ()
 
     @classmethod
     def from_states(
@@ -91,12 +170,10 @@ class PathGrid:
         it refuses gets an infinite hardness, so a dig-through plan goes around it (the skills refuse
         blocks that would take too long with the tools carried, and the player's own workstations).
         """
-        hardness = hardness_table()[states]
+        refused: tuple[int, ...] = ()
         if diggable is not None:
-            refused = [s for s in np.unique(states).tolist() if s != int(UNLOADED) and not diggable(s)]
-            if refused:
-                hardness = np.where(np.isin(states, refused), np.float32(np.inf), hardness)
-        return cls(origin, kind_table()[states], hardness)
+            refused = tuple(s for s in np.unique(states).tolist() if s != int(UNLOADED) and not diggable(s))
+        return cls(origin, kind_table()[states], states, refused)
 
     @classmethod
     def around(
@@ -118,9 +195,21 @@ class PathGrid:
         # A* asks for kinds tens of millions of times: flat bytes / list lookups instead of numpy scalar
         # indexing made a dig-heavy 34,588-node plan 1.9x faster (3.98 s -> 2.13 s).
         self._shape = tuple(int(n) for n in self.kinds.shape)
-        self._flat = np.ascontiguousarray(self.kinds, dtype=np.uint8).tobytes()
+        self._flat_kinds = np.ascontiguousarray(self.kinds, dtype=np.uint8).tobytes()
         self._hard: list[float] | None = None
         self._leaky: bytes | None = None
+        self._padded: Flat | None = None
+
+    @property
+    def hardness(self) -> np.ndarray:
+        """float32 ``[x, y, z]`` hardness (``inf``: unbreakable, unknown or refused), computed on first use:
+        only dig-through plans need it."""
+        if self.states is None:
+            return np.full(self.kinds.shape, np.inf, dtype=np.float32)
+        h = hardness_table()[self.states]
+        if self.refused:
+            h = np.where(np.isin(self.states, self.refused), np.float32(np.inf), h)
+        return h
 
     def _index(self, x: int, y: int, z: int) -> int:
         i, j, k = x - self.origin[0], y - self.origin[1], z - self.origin[2]
@@ -129,10 +218,14 @@ class PathGrid:
             return (i * sy + j) * sz + k
         return -1
 
+    def contains(self, x: int, y: int, z: int) -> bool:
+        """Whether world cell ``(x, y, z)`` lies in the box."""
+        return self._index(x, y, z) >= 0
+
     def kind(self, x: int, y: int, z: int) -> int:
         """Kind at world coordinates (BLOCKED outside the box)."""
         n = self._index(x, y, z)
-        return self._flat[n] if n >= 0 else BLOCKED
+        return self._flat_kinds[n] if n >= 0 else BLOCKED
 
     def hard(self, x: int, y: int, z: int) -> float:
         """Hardness at world coordinates (inf outside the box)."""
@@ -143,6 +236,13 @@ class PathGrid:
             self._hard = np.ascontiguousarray(self.hardness, dtype=np.float64).ravel().tolist()
         return self._hard[n]
 
+    def _leak_mask(self) -> np.ndarray:
+        bad = np.pad((self.kinds == WATER) | (self.kinds == BLOCKED), 1, constant_values=True)
+        return (
+            bad[2:, 1:-1, 1:-1] | bad[:-2, 1:-1, 1:-1] | bad[1:-1, 2:, 1:-1]
+            | bad[1:-1, 1:-1, 2:] | bad[1:-1, 1:-1, :-2]
+        )  # fmt: skip
+
     def leaky(self, x: int, y: int, z: int) -> bool:
         """Whether the cell above or one of the four beside ``(x, y, z)`` holds water, or is blocked (lava,
         unknown, outside the box): breaking this block could let a liquid in. True outside the box."""
@@ -150,10 +250,26 @@ class PathGrid:
         if n < 0:
             return True
         if self._leaky is None:
-            bad = np.pad((self.kinds == WATER) | (self.kinds == BLOCKED), 1, constant_values=True)
-            out = (
-                bad[2:, 1:-1, 1:-1] | bad[:-2, 1:-1, 1:-1] | bad[1:-1, 2:, 1:-1]
-                | bad[1:-1, 1:-1, 2:] | bad[1:-1, 1:-1, :-2]
-            )  # fmt: skip
-            self._leaky = np.ascontiguousarray(out, dtype=np.uint8).tobytes()
+            self._leaky = np.ascontiguousarray(self._leak_mask(), dtype=np.uint8).tobytes()
         return bool(self._leaky[n])
+
+    def flat(self, dig: bool = False) -> Flat:
+        """The padded flat copy the planner walks (hardness and leak masks too when ``dig``)."""
+        if self._padded is None:
+            pad = ((PAD_XZ, PAD_XZ), (PAD_Y, PAD_Y), (PAD_XZ, PAD_XZ))
+            kinds = np.pad(self.kinds, pad, constant_values=BLOCKED)
+            sx, sy, sz = (int(n) for n in kinds.shape)
+            ox, oy, oz = self.origin[0] - PAD_XZ, self.origin[1] - PAD_Y, self.origin[2] - PAD_XZ
+            self._padded = Flat(
+                np.ascontiguousarray(kinds, dtype=np.uint8).tobytes(), sx, sy, sz, ox, oy, oz, sy * sz, sz
+            )
+        f = self._padded
+        if dig and f.hard is None:
+            pad = ((PAD_XZ, PAD_XZ), (PAD_Y, PAD_Y), (PAD_XZ, PAD_XZ))
+            f.hard = CellHardness(
+                None if self.states is None else np.pad(self.states, pad, constant_values=int(UNLOADED)),
+                self.refused,
+            )
+            leak = np.pad(self._leak_mask(), pad, constant_values=True)
+            f.leaky = np.ascontiguousarray(leak, dtype=np.uint8).tobytes()
+        return f

@@ -2,7 +2,10 @@
 
 * :mod:`~mirrorcraft.skills.runtime` — the shared context, limits, progress and report building;
 * :mod:`~mirrorcraft.skills.movement`, :mod:`~mirrorcraft.skills.gather`,
-  :mod:`~mirrorcraft.skills.containers`, :mod:`~mirrorcraft.skills.items` — the thirteen skills;
+  :mod:`~mirrorcraft.skills.containers`, :mod:`~mirrorcraft.skills.items`, :mod:`~mirrorcraft.skills.escapes`
+  — the MirrorCraft skills; :mod:`~mirrorcraft.skills.farming`, :mod:`~mirrorcraft.skills.social`,
+  :mod:`~mirrorcraft.skills.building` — the team-play skills (not offered to MirrorCraft agents); :mod:`~mirrorcraft.skills.navigation` — reaching targets within the body's rules
+  and naming the way out when no walk exists;
 * :mod:`~mirrorcraft.skills.registry` — :class:`SkillSet` (execute a call, get its report and σ);
 * :mod:`~mirrorcraft.skills.observe` — :class:`ObservationBuilder`, the only door from game to agent;
 * :mod:`~mirrorcraft.skills.routes` / :mod:`~mirrorcraft.skills.controls` — scripted routes and the

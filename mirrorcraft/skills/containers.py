@@ -156,6 +156,10 @@ async def wait_slot(ctx: SkillContext, win: Window, slot: int, seconds: float) -
     return True
 
 
+#: Blocks within which a station the player placed (or saw) is walked back to when none is in view.
+STATION_RECALL = 48
+
+
 async def open_station(
     ctx: SkillContext,
     block: str,
@@ -171,13 +175,27 @@ async def open_station(
     """
     found = ctx.find_blocks(block)
     if not found:
+        # one the player placed (or saw) farther away, that it remembers: walk there (a player would)
+        memory = ctx.body.memory
+        found = memory.placed_near(block, ctx.feet(), STATION_RECALL) or memory.known(
+            block, ctx.feet(), radius=STATION_RECALL, height=24
+        )
+        found = found[:1]
+    if not found:
         raise SkillFailed(FailureReason.NO_WORKSTATION, f"no {block} within {ctx.search_radius} blocks")
     inv = ctx.body.inventory
     empty = next((i for i in range(9) if inv.player.slots[HOTBAR_START + i] is None), None)
     if empty is not None:
         inv.select_hotbar(empty)  # use the station with an empty hand, so nothing is placed against it
+    way = ""
     for pos in found[:3]:
-        if await ctx.approach(pos, reach=4.0, timeout=max(1.0, deadline - ctx.now()), progress=progress):
+        if ctx.body.memory.is_unreachable(pos, ctx.feet()) is not None and len(found) > 1:
+            continue
+        if not await ctx.approach(
+            pos, reach=4.0, timeout=max(1.0, deadline - ctx.now()), progress=progress, what=block
+        ):
+            way = way or ctx.last_way_out
+        else:
             try:
                 win = await ctx.body.open_container(pos, timeout=3.0)
             except TimeoutError as err:
@@ -191,7 +209,7 @@ async def open_station(
                 )
             await ctx.sleep_ticks(4)  # the window's contents follow the open packet
             return win
-    raise SkillFailed(FailureReason.NO_WORKSTATION, f"no reachable {block}")
+    raise SkillFailed(FailureReason.NO_WORKSTATION, f"no reachable {block}" + (f": {way}" if way else ""))
 
 
 class CraftGrid(BaseSkill):

@@ -52,18 +52,42 @@ class Mine(BaseSkill):
         ctx.states_of(block)  # not a block -> not_found
         tool, harvestable = ctx.best_tool(block)
         failed: set[tuple[int, int, int]] = set()
+        memory = ctx.body.memory
         tries = 0
+        far_tried = False
+        way = ""  # why the first unreachable candidate was (the way out it names)
         while progress.completed < count:
             self.check_time(deadline)
             await ctx.settle()
+            feet = ctx.feet()
             every = ctx.find_blocks(block)
-            found = [p for p in every if p not in failed]
+            marks = [m for p in every if (m := memory.is_unreachable(p, feet)) is not None]
+            marked = {m.target for m in marks}
+            found = [p for p in every if p not in failed and p not in marked]
+            if not found and not every and not far_tried:
+                # none in view: the nearest one the body remembers (seen before, or loaded farther out)
+                far_tried = True
+                far = [p for p in memory.known(block, feet, radius=96)
+                       if p not in failed and memory.is_unreachable(p, feet) is None]  # fmt: skip
+                if far:
+                    if await ctx.approach(
+                        far[0], timeout=self.time_left(deadline), progress=progress, what=block
+                    ):
+                        continue
+                    failed.add(far[0])
+                    way = way or ctx.last_way_out
+                    every = [far[0]]
             if not found and every:
+                why = way or (marks[0].reason if marks else "")
                 if progress.completed == 0:
-                    raise SkillFailed(FailureReason.UNREACHABLE, f"could not reach or break any {block}")
+                    raise SkillFailed(
+                        FailureReason.UNREACHABLE,
+                        f"could not reach or break any {block}" + (f": {why}" if why else ""),
+                    )
                 progress.reason = FailureReason.UNREACHABLE
                 progress.message = (
                     f"mined {progress.completed} {block}; could not reach or break {len(every)} more"
+                    + (f": {why}" if why else "")
                 )
                 return
             if not found:
@@ -112,7 +136,11 @@ class Mine(BaseSkill):
                     p,
                 ),
             )
-            reached = await ctx.approach(target, timeout=self.time_left(deadline), progress=progress)
+            reached = await ctx.approach(
+                target, timeout=self.time_left(deadline), progress=progress, what=block
+            )
+            if not reached:
+                way = way or ctx.last_way_out
             await ctx.settle()
             if reached and self._sealed(target):
                 reached = await self._tunnel(target, block, progress, deadline)
@@ -134,8 +162,14 @@ class Mine(BaseSkill):
                 tries += 1
                 if tries >= MAX_TARGET_TRIES:
                     if progress.completed == 0:
-                        raise SkillFailed(FailureReason.UNREACHABLE, f"no reachable {block} nearby")
+                        raise SkillFailed(
+                            FailureReason.UNREACHABLE,
+                            f"no reachable {block} nearby" + (f": {way}" if way else ""),
+                        )
                     progress.reason = FailureReason.UNREACHABLE
+                    progress.message = f"mined {progress.completed} {block}; no more reachable" + (
+                        f": {way}" if way else ""
+                    )
                     return
                 continue
             self.check_time(deadline)
@@ -343,21 +377,25 @@ class Attack(BaseSkill):
     HIT_INTERVAL_TICKS = 12
     CHASE_TICKS = 400  #: game ticks spent on one mob before trying the next one
 
-    async def _path_towards(self, pos: tuple[float, float, float], until: float) -> None:
-        """A straight walk was blocked (trees, a ledge, water): take an A* path to within hitting range."""
-        from mirrorcraft.pathing import PathFollower
+    async def _path_towards(self, mob: Any, pos: tuple[float, float, float], until: float) -> bool:
+        """A straight walk was blocked (trees, a ledge, water): walk (plus one obstruction) to within hitting
+        range; False when no walk exists (:attr:`SkillContext.last_way_out` says why)."""
+        from mirrorcraft.skills.navigation import Target, reach_target
 
         ctx = self.ctx
-        goal = Goal(math.floor(pos[0]), math.floor(pos[1]), math.floor(pos[2]), radius=self.HIT_RANGE - 1.0)
         left = until - ctx.now()
-        if left > 0:
-            await PathFollower(ctx.body, search_radius=32, max_replans=1).goto(goal, timeout=left)
+        if left <= 0:
+            return True
+        cell = (math.floor(pos[0]), math.floor(pos[1]), math.floor(pos[2]))
+        ok = await reach_target(ctx, Target("entity", cell, self.HIT_RANGE - 1.0, mob.type), left)
+        return ok or not ctx.last_way_out.startswith(("no walk", "walled in"))
 
     async def run(self, args: Any, progress: Progress, deadline: float) -> None:
         ctx = self.ctx
         body = ctx.body
         count = min(args.count, ctx.limits.attack_max_kills)
         give_up: set[int] = set()
+        way = ""  # why no walk reached a mob (the way out it names)
         weapon = _best_weapon(ctx.inventory())
         await ctx.hold(weapon)
         while progress.completed < count:
@@ -377,10 +415,17 @@ class Attack(BaseSkill):
                 last_pos = mob.position
                 if mob.distance_to(body.movement.position) > self.HIT_RANGE:
                     leg = min(40 / ctx.tick_rate, max(0.05, chase_until - ctx.now()))  # 40 ticks
-                    if not await body.walk_straight(
+                    walked = await body.walk_straight(
                         mob.position, tolerance=self.HIT_RANGE - 0.8, timeout=leg
-                    ):
-                        await self._path_towards(mob.position, chase_until)
+                    )
+                    if not walked or mob.distance_to(body.movement.position) > self.HIT_RANGE:
+                        # blocked, or beside it but out of reach above or below (a ledge, a hole): a path.
+                        # walk_straight returns at once when already near horizontally, so this branch
+                        # must wait a tick, or the loop never yields to the reactor (and the game clock)
+                        if not await self._path_towards(mob, mob.position, chase_until):
+                            way = way or ctx.last_way_out
+                            break  # no walk to this one: the next mob
+                        await ctx.sleep_ticks(2)
                     continue
                 body.movement.look_at((mob.position[0], mob.position[1] + 0.8, mob.position[2]))
                 body.entities.attack(mob.id)
@@ -401,6 +446,8 @@ class Attack(BaseSkill):
                 await ctx.sleep(max(0.02, 2 / ctx.tick_rate))
             await ctx.collect_near(last_pos, radius=5.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
         if progress.completed < 1:
+            if way:
+                raise SkillFailed(FailureReason.UNREACHABLE, f"could not reach a {args.mob}: {way}")
             raise SkillFailed(FailureReason.TIMEOUT, f"no {args.mob} died before the limit")
         progress.message = f"killed {progress.completed} {args.mob}"
 

@@ -18,7 +18,7 @@ from typing import Any
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.errors import GameDataError
 from mirrorcraft.gamedata import food, item, state_tables
-from mirrorcraft.skills.runtime import AIR_NAMES, BaseSkill, Progress, SkillFailed, require_item
+from mirrorcraft.skills.runtime import AIR_NAMES, KEEP_BLOCKS, BaseSkill, Progress, SkillFailed, require_item
 
 #: Dry plants a placed block replaces (vanilla ``Material.REPLACEABLE_PLANT`` and snow layers): in a savanna
 #: or a meadow every free spot may hold grass.
@@ -155,9 +155,15 @@ class Place(BaseSkill):
         if args.x is not None and args.y is not None and args.z is not None:
             targets = [(args.x, args.y, args.z)]
             if not await ctx.approach(
-                targets[0], reach=4.0, timeout=self.time_left(deadline), progress=progress
+                targets[0],
+                reach=4.0,
+                timeout=self.time_left(deadline),
+                progress=progress,
+                what=f"{targets[0]}",
             ):
-                raise SkillFailed(FailureReason.UNREACHABLE, f"cannot get within reach of {targets[0]}")
+                raise SkillFailed(
+                    FailureReason.UNREACHABLE, f"cannot get within reach of {targets[0]}: {ctx.last_way_out}"
+                )
         elif args.x is not None or args.y is not None or args.z is not None:
             raise SkillFailed(FailureReason.CANNOT_PLACE, "give all of x, y, z or none of them")
         else:
@@ -177,6 +183,7 @@ class Place(BaseSkill):
                 after = ctx.block(target)
                 if after not in AIR_NAMES:
                     progress.completed = 1
+                    progress.placed(after or args.item)
                     progress.message = f"poured {args.item} at {target}: now {after}"
                     return
                 last = "nothing flowed out"
@@ -184,6 +191,9 @@ class Place(BaseSkill):
             res = await ctx.body.place(target, args.item)
             if res.placed:
                 progress.completed = 1
+                progress.placed(res.new_block or args.item)
+                if res.new_block in KEEP_BLOCKS:
+                    ctx.body.memory.note_placed(target, res.new_block)
                 progress.message = f"placed {res.new_block} at {target}"
                 return
             last = res.reason

@@ -38,7 +38,7 @@ import numpy as np
 
 from mirrorcraft.contracts import (
     DEFAULT_BOUNDS,
-    SKILL_NAMES,
+    MIRRORCRAFT_SKILL_NAMES,
     ItemStack,
     Observation,
     ObservationBounds,
@@ -283,7 +283,7 @@ class ObservationBuilder:
             dropped_items=items,
             last_result=last,
             effects=effects,
-            skills=list(SKILL_NAMES),
+            skills=list(MIRRORCRAFT_SKILL_NAMES),
             failure_constraints=history.failure_constraints(),
         )
 

@@ -70,12 +70,17 @@ class Progress:
     completed: int = 0
     produced: list[tuple[str, int]] = field(default_factory=list)
     blocks_broken: dict[str, int] = field(default_factory=dict)
+    blocks_placed: dict[str, int] = field(default_factory=dict)
     message: str = ""
     reason: FailureReason | None = None  # set when the call stopped early
 
     def broke(self, block: str) -> None:
         """Count one broken block."""
         self.blocks_broken[block] = self.blocks_broken.get(block, 0) + 1
+
+    def placed(self, block: str) -> None:
+        """Count one block placed in the world."""
+        self.blocks_placed[block] = self.blocks_placed.get(block, 0) + 1
 
 
 _LIQUIDS: np.ndarray | None = None
@@ -100,6 +105,12 @@ def _liquid_states() -> np.ndarray:
 #: takes 23, dirt by hand 15; obsidian without a diamond pickaxe 5,000 (a catalogue staircase that dug one
 #: spent its whole 2,400-tick limit on it). Targets of ``mine`` are not bounded by this.
 WAY_DIG_MAX_TICKS = 100
+
+#: The same bound for the escape skills (``dig_up``, ``pillar_up``, ``tunnel``): an action of its own whose
+#: point is to get through, so a block in the way may take longer — copper or gold ore with a wooden pickaxe
+#: (150 ticks, no drop) above a pit dug with the first pickaxe — but obsidian without a diamond pickaxe still
+#: does not.
+ESCAPE_DIG_MAX_TICKS = 400
 
 #: Blocks the body never breaks on its way: the workstations and containers a player places. A staircase
 #: through the crafting table placed a moment ago costs the table (catalogue runs lost tables and furnaces
@@ -135,6 +146,10 @@ class SkillContext:
     ticks_per_second: float = 20.0
     search_radius: int = 32
     explore_counts: dict[str, int] = field(default_factory=dict)
+    #: Failed ``explore`` calls per direction (frontier exploration avoids them).
+    explore_failed: dict[str, int] = field(default_factory=dict)
+    #: Why the last failed :meth:`approach` found no way, naming the escape (empty after a success).
+    last_way_out: str = ""
 
     # ------------------------------------------------------------------------------------------ time
     @property
@@ -256,33 +271,20 @@ class SkillContext:
         reach: float = 4.0,
         timeout: float = 30.0,
         progress: Progress | None = None,
+        what: str = "target",
     ) -> bool:
-        """Walk until the block at ``pos`` is within ``reach`` of the eyes; False when no path gets there.
+        """Walk until the block at ``pos`` is within ``reach`` of the eyes; False when no walk gets there.
 
-        When no walkable path exists (typically a hole the player dug itself into while mining), one local
-        obstruction may be cleared (the body's rule): a path that breaks at most
-        :data:`MAX_CLEARED_BLOCKS` blocks (a doorway: feet and head) is taken, and the blocks it breaks are
-        counted in ``progress`` (they show in the outcome report's ``blocks_broken``).
+        Within the body's rules (:mod:`mirrorcraft.skills.navigation`): a walking path, else one that clears
+        one local obstruction (one dig step of at most :data:`MAX_CLEARED_BLOCKS` blocks, a doorway: feet and
+        head), whose blocks are counted in ``progress`` (the report's ``blocks_broken``). When neither exists
+        it returns at once: :attr:`last_way_out` then says why and which escape would work
+        (``"no walk: minecraft:crafting_table 6 blocks up (y=65); try dig_up or pillar_up"``), and the world
+        memory marks the place unreachable from here. ``what`` names the target in that message.
         """
-        if self.in_reach(pos, reach):
-            return True
-        goal = Goal(pos[0], pos[1], pos[2], radius=reach - 1.0)
-        t0 = self.now()
-        reached = False
-        if self.standing_room(goal):
-            follower = PathFollower(self.body, search_radius=48, max_replans=3)
-            reached = (await follower.goto(goal, timeout=timeout)).reached
-        if not reached and not self.in_reach(pos, reach + 0.5) and self.now() - t0 < timeout:
-            reached = await self.dig_path(
-                goal,
-                MAX_CLEARED_BLOCKS,
-                timeout - (self.now() - t0),
-                progress,
-                max_nodes=20_000,
-                max_seconds=0.5,
-            )
-        await self.sleep(max(0.02, 2 / self.tick_rate))  # two ticks for the last position to land
-        return self.in_reach(pos, reach + 0.5) or reached
+        from mirrorcraft.skills.navigation import Target, reach_target
+
+        return await reach_target(self, Target("block", pos, reach, what), timeout, progress)
 
     async def reach_drop(
         self, pos: tuple[float, float, float], timeout: float, progress: Progress | None = None
@@ -305,7 +307,7 @@ class SkillContext:
         if not reached and self.now() - t0 < timeout:
             reached = await self.dig_path(
                 goal, MAX_CLEARED_BLOCKS, timeout - (self.now() - t0), progress,
-                search_radius=12, max_nodes=20_000, max_seconds=0.5,
+                search_radius=12, max_nodes=20_000, max_seconds=0.5, bounded=True,
             )  # fmt: skip
         if reached:
             spot = (cell[0] + 0.5, pos[1], cell[2] + 0.5)
@@ -340,13 +342,16 @@ class SkillContext:
         dig_cost: float = 4.0,
         max_nodes: int = 50_000,
         max_seconds: float = 2.0,
+        bounded: bool = False,
     ) -> bool:
         """Walk to ``goal`` along a path that breaks at most ``max_cleared`` blocks; False if none exists.
 
         The path may go through solid blocks (walking, jumping or stepping down a staircase, never next to
         a liquid; see :mod:`mirrorcraft.pathing.astar`); before each block the best carried tool for it is
         held. Blocks broken are counted in ``progress`` (the report's ``blocks_broken``). The keyword
-        arguments bound the plan (the planning box, the cost of a block against a step, the search).
+        arguments bound the plan (the planning box, the cost of a block against a step, the search);
+        ``bounded`` makes the search itself respect ``max_cleared`` (states count the blocks broken), which
+        fails fast where no such plan exists: the one obstruction of walking skills uses it.
         """
         broken: list[str] = []
 
@@ -360,7 +365,7 @@ class SkillContext:
         digger = PathFollower(
             self.body, search_radius=search_radius, dig_cost=dig_cost, max_nodes=max_nodes,
             max_seconds=max_seconds, max_replans=1 if max_cleared <= 2 else 3, max_dug=max_cleared,
-            before_dig=hold_for, diggable=self.way_diggable,
+            before_dig=hold_for, diggable=self.way_diggable, max_dig_blocks=max_cleared if bounded else None,
         )  # fmt: skip
         plan = digger.plan(goal)
         cells = [c for st in plan.steps for c in st.dig]
@@ -383,15 +388,16 @@ class SkillContext:
                 best = min(best, (dig_ticks(state, name), name), key=lambda t: t[0])
         return best[1], best[0]
 
-    def way_diggable(self, state: int) -> bool:
+    def way_diggable(self, state: int, max_ticks: float = WAY_DIG_MAX_TICKS) -> bool:
         """Whether the body may break block state ``state`` only because it is in the way: not one of
-        :data:`KEEP_BLOCKS`, and broken within :data:`WAY_DIG_MAX_TICKS` with the fastest item carried."""
+        :data:`KEEP_BLOCKS`, and broken within ``max_ticks`` (:data:`WAY_DIG_MAX_TICKS`; the escape skills
+        pass :data:`ESCAPE_DIG_MAX_TICKS`) with the fastest item carried."""
         info = block_of_state(state)
         if info.name in KEEP_BLOCKS:
             return False
         if info.name in AIR_NAMES:
             return True
-        return self.way_tool(state)[1] <= WAY_DIG_MAX_TICKS
+        return self.way_tool(state)[1] <= max_ticks
 
     def best_tool(self, block_name: str) -> tuple[str | None, bool]:
         """The carried item that breaks ``block_name`` fastest among those that harvest it.
@@ -471,11 +477,27 @@ class SkillContext:
                 target.position[1],
                 math.floor(target.position[2]) + 0.5,
             )
+            if self._drop_below(spot) > 2:
+                skipped.add(target.id)  # it fell down a ravine or a shaft: walking after it is a fall
+                continue
             walk = max(10 / self.tick_rate, min(80 / self.tick_rate, end - self.now()))  # 10..80 ticks
             await self.body.walk_straight(spot, tolerance=0.2, timeout=walk)
             await self.sleep(max(0.03, 6 / self.tick_rate))  # the pickup happens on a server tick
             if target.id in self.body.entities.by_id:
                 skipped.add(target.id)
+
+    def _drop_below(self, spot: tuple[float, float, float]) -> int:
+        """How many blocks below the feet the ground of ``spot``'s column lies (0: level or higher)."""
+        from mirrorcraft.gamedata import state_tables
+
+        free = state_tables().no_collision
+        x, z = math.floor(spot[0]), math.floor(spot[2])
+        fy = self.feet()[1]
+        for depth in range(0, 8):
+            st = self.body.world.state_at(x, fy - 1 - depth, z)
+            if st is None or not free[st]:
+                return depth
+        return 8
 
     async def settle(self, timeout: float = 1.5) -> None:
         """Wait until the player stands (on the ground or in water), e.g. after a jump or a fall."""
@@ -643,5 +665,6 @@ class BaseSkill(Skill):
             produced=[ItemStack(item=i, count=n) for i, n in progress.produced if n > 0],
             drops_collected=drops,
             blocks_broken=[BlockTally(block=b, count=n) for b, n in progress.blocks_broken.items() if n > 0],
+            blocks_placed=[BlockTally(block=b, count=n) for b, n in progress.blocks_placed.items() if n > 0],
             ticks_used=ticks,
         )

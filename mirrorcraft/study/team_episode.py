@@ -32,7 +32,7 @@ from pathlib import Path
 from twisted.internet import defer, reactor, task
 
 from mirrorcraft.agents.teams import GameBriefing, TeamPolicy, TeamView
-from mirrorcraft.contracts import Controls
+from mirrorcraft.contracts import SKILL_NAMES, Controls
 from mirrorcraft.contracts.teams import (
     SIDES,
     TEAM_PLAYERS,
@@ -148,7 +148,7 @@ async def run_team_episode(
 
         async def play(side: str, name: str) -> None:
             body, policy = bodies[name], policies[side]
-            skills = SkillSet(body, ticks_per_second=tick_rate)
+            skills = SkillSet(body, ticks_per_second=tick_rate, offered=SKILL_NAMES)  # the team skills too
             mate = next(p for p in TEAM_PLAYERS[side] if p != name)
             last = None
             while judge.start_tick is None:

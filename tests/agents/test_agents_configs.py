@@ -14,7 +14,15 @@ from support.agents_support import World, agent, context, observation, report, r
 
 from mirrorcraft.agents import AgentError, ReplayMismatchError, make_agent, run_episode
 from mirrorcraft.agents.prompting import PROMPT_TEMPLATE_VERSION
-from mirrorcraft.contracts import SKILL_NAMES, EndReason, PolicyError, SkillCall, find_leaks, load_all_suites
+from mirrorcraft.contracts import (
+    MIRRORCRAFT_SKILL_NAMES,
+    TEAM_SKILL_NAMES,
+    EndReason,
+    PolicyError,
+    SkillCall,
+    find_leaks,
+    load_all_suites,
+)
 
 LLM_CONFIGS = ["direct", "react", "reflexion", "voyager", "xenon", "adam"]
 EXPLORE = '{"thought": "look around", "skill": "explore", "args": {"direction": "north", "distance": 16}}'
@@ -45,8 +53,10 @@ def test_prompt_shows_every_observation_field_and_the_skills(name):
         "explore", {"direction": "north", "distance": 16 if name != "voyager" else 32}
     )
     system, user = (m["content"] for m in fake.requests[0]["messages"])
-    for skill in SKILL_NAMES:
+    for skill in MIRRORCRAFT_SKILL_NAMES:
         assert f"- {skill}: " in system
+    for skill in TEAM_SKILL_NAMES:  # team play only (docs/skills.md): a MirrorCraft agent is not offered them
+        assert f"- {skill}: " not in system
     payload = json.loads(user.split("CURRENT OBSERVATION (canonical JSON):\n", 1)[1].split("\n", 1)[0])
     assert set(payload) == {
         "task", "position", "biome", "survival", "equipment", "inventory", "nearby_blocks", "nearby_entities",
@@ -671,5 +681,5 @@ def test_an_episode_run_fills_a_contract_episode_record():
         prompt_template_version=run_.prompt_template_version,
         evaluator="embedded",
     )
-    assert record.prompt_template_version.startswith("react/v1/")
+    assert record.prompt_template_version.startswith("react/v2/")
     assert record.trajectory[0].policy_errors[0].raw_text == "oops" and record.usage.model_calls == 3

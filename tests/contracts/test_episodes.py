@@ -18,6 +18,7 @@ from mirrorcraft.contracts import (
     EpisodeIdentity,
     EpisodeRecord,
     ModelSettings,
+    SkillCall,
     StudyGrid,
     derive_seed,
     read_record,
@@ -123,7 +124,7 @@ def test_v1_record_is_migrated():
     v1 = load_fixture("episode_record_v1.json")
     assert v1["schema_version"] == 1 and "milestone_values" not in v1
     rec = read_record(v1)
-    assert rec.schema_version == SCHEMA_VERSION == 2
+    assert rec.schema_version == SCHEMA_VERSION == 3
     assert rec.milestone_values == {
         "minecraft:story/mine_stone": 20,
         "minecraft:story/upgrade_tools": 50,
@@ -138,6 +139,21 @@ def test_v1_record_is_migrated():
         EpisodeRecord.model_validate(
             v1 | {"milestone_values": rec.milestone_values, "trailing_policy_errors": [], "spawn": None}
         )
+
+
+def test_v2_record_is_migrated():
+    # v3 added the escape skills, go_to targets and blocks_placed: a v2 record reads unchanged but for them.
+    v2 = load_fixture("episode_record_v2.json")
+    assert v2["schema_version"] == 2
+    rec = read_record(v2)
+    assert rec.schema_version == SCHEMA_VERSION == 3
+    assert [s.call for s in rec.trajectory] == [SkillCall.model_validate(s["call"]) for s in v2["trajectory"]]
+    assert all(s.report.blocks_placed == [] for s in rec.trajectory)
+    with pytest.raises(ValueError, match="use read_record"):
+        EpisodeRecord.model_validate(v2)
+    # a v2 go_to call (a position only) is a valid v3 call with no block and no entity target
+    old = SkillCall.model_validate({"name": "go_to", "args": {"x": 1, "y": 64, "z": 2}})
+    assert old.args == {"x": 1, "y": 64, "z": 2, "block": None, "entity": None}
 
 
 def test_read_record_rejects_bad_versions_and_json():

@@ -56,7 +56,44 @@ SIGMA_CASES = [
     (call("dig_down", target_y=12), ("dig_down",)),
     (call("eat", item="cooked_beef"), ("eat",)),
     (call("recover"), ("recover",)),
+    (call("pillar_up", height=3, block="dirt"), ("pillar_up",)),
+    (call("dig_up", target_y=70), ("dig_up",)),
+    (call("tunnel", direction="east", length=6), ("tunnel",)),
+    # team skills (issue 24): quantities, coordinates, the receiving player and chat text are ignored
+    (call("farm", crop="wheat", count=4), ("farm", "minecraft:wheat")),
+    (call("use", item="bucket", entity="cow"), ("use", "minecraft:bucket", "minecraft:cow")),
+    (call("use", block="sweet_berry_bush"), ("use", "", "minecraft:sweet_berry_bush")),
+    (call("use", item="wheat_seeds", x=1, y=64, z=2), ("use", "minecraft:wheat_seeds", "position")),
+    (call("give", item="bread", count=3, player="Raze"), ("give", "minecraft:bread")),
+    (call("chat", text="go left", team=True), ("chat", "team")),
+    (call("chat", text="hello"), ("chat", "all")),
+    (call("break_at", x=1, y=64, z=2), ("break_at",)),
+    (call("place_at", item="oak_planks", x=1, y=64, z=2), ("place_at", "minecraft:oak_planks")),
+    (call("cook", input="potato", count=3), ("cook", "minecraft:potato")),
 ]  # fmt: skip
+
+
+def test_team_skills_are_not_offered_to_mirrorcraft_agents():
+    from mirrorcraft.contracts import MIRRORCRAFT_SKILL_NAMES, TEAM_SKILL_NAMES
+
+    assert set(TEAM_SKILL_NAMES) <= set(SKILL_NAMES)
+    assert not set(TEAM_SKILL_NAMES) & set(MIRRORCRAFT_SKILL_NAMES)
+    assert set(MIRRORCRAFT_SKILL_NAMES) | set(TEAM_SKILL_NAMES) == set(SKILL_NAMES)
+    assert REQUIRED_SKILLS <= set(MIRRORCRAFT_SKILL_NAMES)
+
+
+def test_team_skill_calls_are_validated():
+    assert call("give", item="bread", player="Raze").args["count"] == 1
+    with pytest.raises(ContractError, match="player"):
+        call("give", item="bread", player="no spaces allowed")
+    with pytest.raises(ContractError, match="give"):
+        call("give", item="bread", count=65, player="Raze")
+    with pytest.raises(ContractError, match="target"):
+        call("use", item="bucket")
+    with pytest.raises(ContractError, match="text"):
+        call("chat", text="x" * 257)
+    with pytest.raises(ContractError):
+        call("farm", crop="wheat", count=17)
 
 
 @pytest.mark.parametrize(
@@ -130,6 +167,14 @@ def test_grid_orientation_and_normalisation():
         ("dig_down", {"target_y": -64}, "target_y"),
         ("mine", {"block": "stone", "x": 3}, "x: Extra inputs are not permitted"),
         ("fly", {}, "unknown skill 'fly'"),
+        ("go_to", {}, "give a target"),
+        ("go_to", {"x": 1, "y": 64}, "give all of x, y, z or none"),
+        ("go_to", {"entity": "cow", "block": "oak_log"}, "an entity target takes no block"),
+        ("pillar_up", {"height": 9}, "height: Input should be less than or equal to 8"),
+        ("pillar_up", {}, "height: Field required"),
+        ("dig_up", {"target_y": 320}, "target_y"),
+        ("tunnel", {"direction": "up", "length": 4}, "direction"),
+        ("tunnel", {"direction": "east", "length": 17}, "length"),
     ],
 )
 def test_invalid_calls_raise_clear_errors(name, args, fragment):
@@ -145,6 +190,8 @@ def test_caps_are_the_schema_maxima():
     assert p["craft_grid"]["count"]["maximum"] == limits.craft_max_repetitions == 16
     assert p["smelt"]["count"]["maximum"] == limits.smelt_max_items == 16
     assert p["attack"]["count"]["maximum"] == limits.attack_max_kills
+    assert p["pillar_up"]["height"]["maximum"] == limits.pillar_max_height == 8
+    assert p["tunnel"]["length"]["maximum"] == limits.tunnel_max_length == 16
     assert set(limits.tick_limits) == set(SKILL_NAMES)
     with pytest.raises(ValueError, match="no limit for skills"):
         ActionLimits(tick_limits={"mine": 100})
@@ -176,3 +223,18 @@ def test_outcome_report_invariants():
     assert r.inventory_delta == {"minecraft:raw_iron": 2}
     assert [(s.item, s.count) for s in r.drops_collected] == [("minecraft:raw_iron", 2)]
     assert [b.block for b in r.blocks_broken] == ["minecraft:deepslate_iron_ore", "minecraft:iron_ore"]
+    placed = OutcomeReport(
+        skill="pillar_up",
+        status="success",
+        completed=3,
+        blocks_placed=[{"block": "cobblestone", "count": 2}, {"block": "minecraft:cobblestone", "count": 1}],
+    )
+    assert [(b.block, b.count) for b in placed.blocks_placed] == [("minecraft:cobblestone", 3)]
+
+
+def test_go_to_targets():
+    assert call("go_to", x=1, y=64, z=2).args == {"x": 1, "y": 64, "z": 2, "block": None, "entity": None}
+    table = call("go_to", block="crafting_table", x=1, y=65, z=2)
+    assert table.args["block"] == "minecraft:crafting_table" and signature(table) == ("go_to",)
+    assert call("go_to", block="oak_log").args["x"] is None  # the nearest one seen
+    assert call("go_to", entity="cow").args["entity"] == "minecraft:cow"

@@ -325,3 +325,11 @@ def test_team_schema_version_guard() -> None:
         for k, v in docs.items()
     }
     assert team_schema_fingerprint(restamped) == team_schema_fingerprint(docs)
+
+
+def test_team_v1_record_is_migrated() -> None:
+    # v2 only widened the embedded skill contracts (escape skills, go_to targets, blocks_placed)
+    v1 = record_dict() | {"schema_version": 1}
+    rec = read_team_record(v1)
+    assert rec.schema_version == TEAM_SCHEMA_VERSION == 2
+    assert rec == read_team_record(record_dict())

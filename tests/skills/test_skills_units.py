@@ -105,6 +105,18 @@ def test_every_contract_skill_is_implemented_once() -> None:
         assert skill.spec == SKILL_SPECS[name] and skill.tick_limit > 0
 
 
+def test_team_skills_are_offered_only_when_asked() -> None:
+    from mirrorcraft.contracts import MIRRORCRAFT_SKILL_NAMES
+    from mirrorcraft.errors import ContractError
+    from mirrorcraft.skills import SkillSet
+
+    assert [s.name for s in SkillSet(None).specs()] == list(MIRRORCRAFT_SKILL_NAMES)  # MirrorCraft agents
+    team = SkillSet(None, offered=SKILL_NAMES)
+    assert [s.name for s in team.specs()] == list(SKILL_NAMES) and set(team.skills) == set(SKILL_NAMES)
+    with pytest.raises(ContractError, match="fly"):
+        SkillSet(None, offered=("fly",))
+
+
 @pytest_twisted.ensureDeferred
 async def test_a_skill_refuses_another_skills_call() -> None:
     skill = SKILL_CLASSES["mine"](SkillContext(body=None))

@@ -15,7 +15,7 @@ from typing import Any
 from mirrorcraft.agents import LLMClient, LLMSettings, make_agent
 from mirrorcraft.agents.llm import LiteLLMBackend, import_litellm
 from mirrorcraft.contracts import (
-    SKILL_NAMES,
+    MIRRORCRAFT_SKILL_NAMES,
     SKILL_SPECS,
     TASKS,
     AgentContext,
@@ -73,7 +73,9 @@ def context(
     task: str = "iron_armor", rule_cards: list[str] | None = None, budget: int | None = None
 ) -> AgentContext:
     spec = TASKS[task] if budget is None else TASKS[task].model_copy(update={"budget": budget})
-    return AgentContext(task=spec, skills=list(SKILL_SPECS.values()), rule_cards=rule_cards, rng_seed=3)
+    return AgentContext(
+        task=spec, skills=[SKILL_SPECS[n] for n in MIRRORCRAFT_SKILL_NAMES], rule_cards=rule_cards, rng_seed=3
+    )
 
 
 def report(
@@ -135,7 +137,7 @@ def observation(
         "dropped_items": [],
         "last_result": None if last is None else {"action_index": last[0], "call": last[1], "report": last[2]},
         "effects": [],
-        "skills": list(SKILL_NAMES),
+        "skills": list(MIRRORCRAFT_SKILL_NAMES),
         "failure_constraints": [],
     }  # fmt: skip
     return Observation.model_validate(data)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mirrorcraft.contracts import (
+    SCHEMA_VERSION,
     SKILL_NAMES,
     TASKS,
     Controls,
@@ -149,7 +150,7 @@ def sample_record_dict() -> dict[str, Any]:
         ),
     ]
     return {
-        "schema_version": 2,
+        "schema_version": SCHEMA_VERSION,
         "episode_id": ident.episode_id,
         "seed": ident.seed,
         "identity": ident.model_dump(mode="json"),
