@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from mirrorcraft.contracts import OutcomeReport, SkillCall
@@ -52,6 +52,10 @@ class GameBriefing:
     players: tuple[str, str]
     block_index: int
     seed: int
+    #: The scenario's public description, as the original gives every system: each side's area centre
+    #: (``areas``: side → (x, y, z)) and team blocks (``team_blocks``: role → side → block id). Never the
+    #: judges' rules or numbers.
+    facts: dict[str, Any] = field(default_factory=dict)
 
 
 class TeamPolicy(ABC):

@@ -130,9 +130,20 @@ async def run_team_episode(
         await _sleep(0.5)  # the teleports confirmed, the chunks in view
         if setup is not None:
             setup(server)
+        facts = {  # the scenario's public description (GameBriefing.facts), never the judge's rules
+            "areas": {s: spec.teams[s].area.center for s in SIDES if spec.teams[s].area is not None},
+            "team_blocks": {role: dict(by_side) for role, by_side in spec.team_blocks.items()},
+        }
         for side in SIDES:
             policies[side].pre_game(
-                GameBriefing(identity.scenario, side, TEAM_PLAYERS[side], identity.block_index, identity.seed)
+                GameBriefing(
+                    identity.scenario,
+                    side,
+                    TEAM_PLAYERS[side],
+                    identity.block_index,
+                    identity.seed,
+                    facts=facts,
+                )  # fmt: skip
             )
         judge = make_judge(spec, identity.arena_variant, world_seed=game.kernel.rng.world_seed,
                            episode_seed=identity.seed)  # fmt: skip

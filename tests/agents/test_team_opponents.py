@@ -1,0 +1,67 @@
+"""Each Mushroom War opponent does its documented thing in a real episode (four players, the judge, the
+embedded server over 127.0.0.1): checked on its own trajectory, by what its calls did."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import pytest_twisted
+
+from mirrorcraft.agents.teams import make_team_policy
+from mirrorcraft.contracts.teams import TeamEpisodeIdentity, TeamSystem
+from mirrorcraft.study.team_episode import run_team_episode
+from mirrorcraft.worlds.arenas.spec import load_arena_spec
+
+SPEC = load_arena_spec("mushroom_war")
+CAP = {s: "minecraft:" + b for s, b in SPEC.team_blocks["cap"].items()}
+CENTRE = {s: SPEC.teams[s].area.center for s in ("red", "blue")}
+
+
+def _done(actions, skill: str, target: str | None = None) -> list:  # noqa: ANN001
+    """The successful calls of ``skill`` (on ``target`` block / item when given)."""
+    return [
+        a for a in actions if a.call.name == skill and a.report.status == "success"
+        and (target is None or target in (a.call.args.get("block"), a.call.args.get("item")))
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("opponent", "side"), [("passive", "red"), ("balanced", "red"), ("aggressive", "red"),
+                                                ("slimy", "blue")])  # fmt: skip
+@pytest_twisted.ensureDeferred
+async def test_each_mushroom_war_opponent_does_its_documented_thing(
+    arena_saves: Path, tmp_path: Path, opponent: str, side: str
+) -> None:
+    identity = TeamEpisodeIdentity(
+        scenario="mushroom_war", tested=TeamSystem(id="do_nothing"), opponent=TeamSystem(id=opponent),
+        tested_side="blue" if side == "red" else "red", repeat=0, block_index=0, game_seconds=20,
+    )  # fmt: skip
+    policies = {s: make_team_policy(identity.system_of(s)) for s in ("red", "blue")}
+    record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, tick_rate=200)
+    them = "blue" if side == "red" else "red"
+    first, second = (t.actions for t in record.trajectories if t.side == side)
+    slime = "minecraft:slime_block"
+    if (
+        opponent == "passive"
+    ):  # one harvests its caps, the other clears slime 8 at a time; never the other area
+        assert _done(first, "mine", CAP[side]) and _done(second, "mine", slime)
+        assert all(a.call.args.get("count") == 8 for a in second if a.call.name == "mine")
+        assert not [a for a in first + second if CAP[them] in (a.call.args.get("block"),)]
+    elif opponent == "balanced":  # one clears slime and harvests, the other destroys the opponent's caps
+        assert _done(first, "mine", slime) and _done(first, "mine", CAP[side])
+        assert _done(second, "mine", CAP[them])
+    elif (
+        opponent == "aggressive"
+    ):  # slime placed within ±4 of the opponent's centre; caps of both colours mined
+        placed = _done(first, "place_at", slime)
+        cx, _, cz = CENTRE[them]
+        assert placed and all(
+            abs(a.call.args["x"] - cx) <= 4 and abs(a.call.args["z"] - cz) <= 4 for a in placed
+        )
+        assert _done(second, "mine", CAP[side]) and _done(second, "mine", CAP[them])
+    else:  # slimy: one harvests; the other clears its slime and dumps it on the opponent
+        assert _done(first, "mine", CAP[side]) and not _done(first, "place_at")
+        assert _done(second, "mine", slime) and _done(second, "place_at", slime)
+    # the tested do_nothing team made no call; the scores are the judge's
+    assert not any(t.actions for t in record.trajectories if t.side == them)
+    assert len(record.scores) == 20
