@@ -8,9 +8,9 @@ across its episodes (the original's multi-round learning), each record is append
 fault retries, no resume, no pool or Ray, no checkpoints of system state); it is what the default job's
 demo needs, and what a team study will run per block.
 
-The default job's demo (:func:`run_team_demo`): Mushroom War, ``random`` tested against ``random`` from both
-sides, plus the ``do_nothing`` baseline that measures the opponent's normal score (S); 20 game seconds per
-episode at 200 ticks/s; no API key.
+The default job's demo (:func:`run_team_demo`): Mushroom War, ``random`` tested against the scripted
+``aggressive`` opponent from both sides, plus the ``do_nothing`` baseline that measures the opponent's normal
+score (S); 20 game seconds per episode at 200 ticks/s; no API key.
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ DEMO_TICK_RATE = 200.0
 
 
 def demo_grid() -> TeamGrid:
-    """The default job's team grid: 4 episodes (random and do_nothing tested, each from both sides)."""
+    """The default job's team grid: 4 episodes (random and do_nothing tested against aggressive, each from
+    both sides)."""
     return TeamGrid(
         name="default-job-teams", scenarios=["mushroom_war"], systems=[TeamSystem(id="random")],
-        opponents={"mushroom_war": [TeamSystem(id="random")]}, repeats=1, block_length=1,
+        opponents={"mushroom_war": [TeamSystem(id="aggressive")]}, repeats=1, block_length=1,
         game_seconds=DEMO_SECONDS,
     )  # fmt: skip
 
@@ -70,7 +71,7 @@ def run_team_demo(out: Path, *, tick_rate: float = DEMO_TICK_RATE) -> int:
     from mirrorcraft.metrics.teams import team_tables, write_team_tables
 
     grid = demo_grid()
-    print(f"PillagerBench demo: Mushroom War, random vs random from both sides + the do_nothing baseline "
+    print(f"PillagerBench demo: Mushroom War, random vs aggressive from both sides + the do_nothing baseline "
           f"({len(grid.expand())} episodes of {grid.game_seconds} game s, {tick_rate:g} t/s) → {out}")  # fmt: skip
     records = run_team_grid(grid, out, tick_rate=tick_rate)
     print(f"{'tested':<11}{'side':<6}{'P':>5}{'opponent':>10}{'D':>6}")
