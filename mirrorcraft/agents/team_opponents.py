@@ -18,7 +18,10 @@ takes the nearest known blocks, and the player may stand in the other area); "ha
 own cap block (its drops are picked up); "destroy the opponent's caps" is ``mine`` of the opponent's cap
 block (it exists only in their area); slime is placed on free ground cells (the arena's floor level)
 drawn from the system's own stream, seeded by the episode seed and the player. The Dash & Dine opponents
-(berries, cake_beetroot, melon_pumpkin, potato_cookie) are not built yet.
+are here as far as built: **berries** — farm and deliver berries, the second player first destroying the
+potato and beetroot crops (``farm`` of ripe bushes, ``give`` to the team's judge player, ``mine`` of the
+crops). cake_beetroot, melon_pumpkin and potato_cookie are not built yet (their crafting chains: milk,
+sugar, eggs and wheat into a cake; soups; pies; cookies).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ class _MushroomWarOpponent(TeamPolicy):
         super().pre_game(briefing)
         facts = briefing.facts
         me, them = briefing.side, other_side(briefing.side)
+        self.judge = facts.get("judges", {}).get(me)
         self.own_centre = tuple(facts["areas"][me])
         self.their_centre = tuple(facts["areas"][them])
         self.own_cap = facts["team_blocks"]["cap"][me]
@@ -155,3 +159,39 @@ class Slimy(_MushroomWarOpponent):
     def second(self, player: str) -> Iterator[SkillCall]:
         yield from self.clear_slime()
         yield from self.dump_slime(player)
+
+
+@register_team_policy
+class Berries(TeamPolicy):
+    """Dash & Dine's berries opponent: both players farm sweet berries and deliver them to the team's judge;
+    the second first destroys the potato and beetroot crops (the other team's likely foods)."""
+
+    id = "berries"
+    BERRIES = "minecraft:sweet_berries"
+
+    def pre_game(self, briefing: GameBriefing) -> None:
+        super().pre_game(briefing)
+        self.judge = briefing.facts["judges"][briefing.side]
+        first, second = briefing.players
+        self.roles = {first: self._farmer(), second: self._wrecker()}
+        self.held: dict[str, int] = {}
+
+    def _farmer(self) -> Iterator[SkillCall]:
+        while True:
+            yield SkillCall.create("farm", {"crop": "minecraft:sweet_berry_bush", "count": 8})
+            yield "deliver"  # type: ignore[misc] - resolved in act() with the current inventory
+
+    def _wrecker(self) -> Iterator[SkillCall]:
+        for crop in ("minecraft:potatoes", "minecraft:beetroots"):
+            for _ in range(2):
+                yield SkillCall.create("mine", {"block": crop, "count": 8})
+        yield from self._farmer()
+
+    async def act(self, view: TeamView) -> SkillCall | None:
+        step = next(self.roles[view.player], None)
+        if step == "deliver":
+            n = view.inventory.get(self.BERRIES, 0)
+            if n <= 0:
+                return await self.act(view)  # nothing picked: farm again
+            return SkillCall.create("give", {"item": self.BERRIES, "count": min(n, 64), "player": self.judge})
+        return step

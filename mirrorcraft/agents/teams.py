@@ -53,8 +53,8 @@ class GameBriefing:
     block_index: int
     seed: int
     #: The scenario's public description, as the original gives every system: each side's area centre
-    #: (``areas``: side → (x, y, z)) and team blocks (``team_blocks``: role → side → block id). Never the
-    #: judges' rules or numbers.
+    #: (``areas``: side → (x, y, z)), team blocks (``team_blocks``: role → side → block id) and the judge
+    #: player who takes a side's deliveries (``judges``: side → name). Never the judges' rules or numbers.
     facts: dict[str, Any] = field(default_factory=dict)
 
 

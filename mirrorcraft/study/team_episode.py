@@ -133,6 +133,7 @@ async def run_team_episode(
         facts = {  # the scenario's public description (GameBriefing.facts), never the judge's rules
             "areas": {s: spec.teams[s].area.center for s in SIDES if spec.teams[s].area is not None},
             "team_blocks": {role: dict(by_side) for role, by_side in spec.team_blocks.items()},
+            "judges": {j.team: j.name for j in spec.judges if j.team is not None},  # who takes deliveries
         }
         for side in SIDES:
             policies[side].pre_game(

@@ -65,3 +65,30 @@ async def test_each_mushroom_war_opponent_does_its_documented_thing(
     # the tested do_nothing team made no call; the scores are the judge's
     assert not any(t.actions for t in record.trajectories if t.side == them)
     assert len(record.scores) == 20
+
+
+@pytest_twisted.ensureDeferred
+async def test_berries_farms_and_delivers_berries_and_wrecks_potatoes_and_beetroots(
+    arena_saves: Path, tmp_path: Path
+) -> None:
+    identity = TeamEpisodeIdentity(
+        scenario="dash_and_dine", tested=TeamSystem(id="do_nothing"), opponent=TeamSystem(id="berries"),
+        tested_side="red", repeat=0, block_index=0, game_seconds=40,
+    )  # fmt: skip
+    policies = {s: make_team_policy(identity.system_of(s)) for s in ("red", "blue")}
+    record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, tick_rate=200)
+    farmer, wrecker = (t.actions for t in record.trajectories if t.side == "blue")
+    assert _done(farmer, "farm") and all(a.call.args["crop"] == "minecraft:sweet_berry_bush"
+                                         for a in farmer if a.call.name == "farm")  # fmt: skip
+    gives = _done(farmer + wrecker, "give", "minecraft:sweet_berries")
+    assert gives and all(a.call.args["player"] == "Blue_Server" for a in gives)
+    # the second player went for the potato and beetroot crops first
+    assert [a.call.args["block"] for a in wrecker[:4]] == ["minecraft:potatoes"] * 2 + [
+        "minecraft:beetroots"
+    ] * 2
+    assert _done(wrecker[:4], "mine")
+    # the judge scored berries only (2.4 each): blue's score is a positive multiple of 2.4
+    assert (
+        record.outcome.blue > 0 and abs(record.outcome.blue / 2.4 - round(record.outcome.blue / 2.4)) < 1e-6
+    )
+    assert record.outcome.red == 0
