@@ -534,11 +534,12 @@ class ScriptedAgent(Agent):
             raise AgentError("scripted policy: reset() and observe() before decide()")
         call, self.escape = self.escape, None
         y = math.floor(self.obs.position.y)
-        if call is not None and (
-            (call.name == "dig_down" and call.args["target_y"] >= y)
-            or (call.name == "dig_up" and call.args["target_y"] <= y)
-        ):
-            call = None  # named before the player moved to that height (a partial mine's last walk)
+        # a height named before the player got there (a partial mine's last walk dropped into a hole):
+        # the target is still below, so a short staircase down from here; a way up is moot
+        if call is not None and call.name == "dig_down" and call.args["target_y"] >= y:
+            call = SkillCall.create("dig_down", {"target_y": max(-59, y - 4)})
+        elif call is not None and call.name == "dig_up" and call.args["target_y"] <= y:
+            call = None
         if call is not None:
             self.pending = Pending(call, None, None)
             self.log.append(f"escape: {call.name} {call.args}")

@@ -106,10 +106,10 @@ def _liquid_states() -> np.ndarray:
 #: spent its whole 2,400-tick limit on it). Targets of ``mine`` are not bounded by this.
 WAY_DIG_MAX_TICKS = 100
 
-#: The same bound for the escape skills (``dig_up``, ``pillar_up``, ``tunnel``): an action of its own whose
-#: point is to get through, so a block in the way may take longer — copper or gold ore with a wooden pickaxe
-#: (150 ticks, no drop) above a pit dug with the first pickaxe — but obsidian without a diamond pickaxe still
-#: does not.
+#: The same bound for the escape skills (``dig_up``, ``pillar_up``, ``tunnel``) and ``dig_down``: actions of
+#: their own whose point is to get through, so a block in the way may take longer — copper or gold ore with a
+#: wooden pickaxe (150 ticks, no drop) around a pit dug with the first pickaxe — but obsidian without a
+#: diamond pickaxe still does not.
 ESCAPE_DIG_MAX_TICKS = 400
 
 #: Blocks the body never breaks on its way: the workstations and containers a player places. A staircase
