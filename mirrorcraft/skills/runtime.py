@@ -112,6 +112,11 @@ WAY_DIG_MAX_TICKS = 100
 #: diamond pickaxe still does not.
 ESCAPE_DIG_MAX_TICKS = 400
 
+#: Blocks a drop may lie below the feet for ``collect_near`` to walk after it: a walk's drop (vanilla fall
+#: damage starts above 3 blocks). At 2, a diamond mined 3 below the feet (its ore dug out of the floor of
+#: the hole a ``mine`` made) was left behind and the Diamond episode explored to the end of its budget.
+DROP_SAFE = 3
+
 #: Blocks the body never breaks on its way: the workstations and containers a player places. A staircase
 #: through the crafting table placed a moment ago costs the table (catalogue runs lost tables and furnaces
 #: to ``dig_down`` and then failed ``no_workstation``).
@@ -477,7 +482,7 @@ class SkillContext:
                 target.position[1],
                 math.floor(target.position[2]) + 0.5,
             )
-            if self._drop_below(spot) > 2:
+            if self._drop_below(spot) > DROP_SAFE:
                 skipped.add(target.id)  # it fell down a ravine or a shaft: walking after it is a fall
                 continue
             walk = max(10 / self.tick_rate, min(80 / self.tick_rate, end - self.now()))  # 10..80 ticks
