@@ -119,8 +119,6 @@ ESCAPE_DIG_MAX_TICKS = 400
 #: damage starts above 3 blocks). At 2, a diamond mined 3 below the feet (its ore dug out of the floor of
 #: the hole a ``mine`` made) was left behind and the Diamond episode explored to the end of its budget.
 DROP_SAFE = 3
-#: Game ticks ``collect_near`` waits for a drop to appear near what was broken before it gives up on it.
-DROP_APPEAR_TICKS = 20
 
 #: Blocks the body never breaks on its way: the workstations and containers a player places. A staircase
 #: through the crafting table placed a moment ago costs the table (catalogue runs lost tables and furnaces
@@ -478,13 +476,6 @@ class SkillContext:
         end = self.now() + timeout
         skipped: set[int] = set()
         await self.sleep(max(0.03, 6 / self.tick_rate))  # drops pop out with a short delay, fly a few ticks
-        # under load the spawn of the drop is read later than 6 ticks after the break: wait for it a little
-        # (with the default job's two workers a diamond was left behind in 3 of 7 episodes)
-        appear_until = min(end, self.now() + DROP_APPEAR_TICKS / self.tick_rate)
-        while self.now() < appear_until and not any(
-            math.dist(e.position, centre) <= radius for e in self.body.entities.items()
-        ):
-            await self.sleep(max(0.02, 2 / self.tick_rate))
         while self.now() < end:
             items = [
                 e
