@@ -187,7 +187,9 @@ class Mine(BaseSkill):
             progress.broke(res.block)
             progress.completed += 1
             centre = (target[0] + 0.5, target[1] + 0.5, target[2] + 0.5)
-            await ctx.collect_near(centre, radius=4.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
+            await ctx.collect_near(
+                centre, radius=4.0, timeout=min(4.0, self.time_left(deadline) + 0.1), progress=progress
+            )
         progress.message = f"mined {progress.completed} {block}"
 
     def _sealed(self, target: tuple[int, int, int]) -> bool:
@@ -444,7 +446,9 @@ class Attack(BaseSkill):
                 math.dist(e.position, last_pos) <= 5.0 for e in body.entities.items()
             ):
                 await ctx.sleep(max(0.02, 2 / ctx.tick_rate))
-            await ctx.collect_near(last_pos, radius=5.0, timeout=min(4.0, self.time_left(deadline) + 0.1))
+            await ctx.collect_near(
+                last_pos, radius=5.0, timeout=min(4.0, self.time_left(deadline) + 0.1), progress=progress
+            )
         if progress.completed < 1:
             if way:
                 raise SkillFailed(FailureReason.UNREACHABLE, f"could not reach a {args.mob}: {way}")

@@ -25,7 +25,14 @@ from mirrorcraft.skills.navigation import (
     target_problem,
     walk_region,
 )
-from mirrorcraft.skills.runtime import AIR_NAMES, LIQUIDS, BaseSkill, Progress, SkillFailed
+from mirrorcraft.skills.runtime import (
+    AIR_NAMES,
+    ESCAPE_DIG_MAX_TICKS,
+    LIQUIDS,
+    BaseSkill,
+    Progress,
+    SkillFailed,
+)
 
 DIRECTIONS: dict[str, tuple[int, int]] = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 LEG = 16  #: blocks per explore leg (one plan each, inside the loaded view)
@@ -217,7 +224,8 @@ class DigDown(BaseSkill):
 
     Each stair step clears the column ahead at head, feet and one below, then walks into it. Stops at
     liquids (never digs into water or lava), at the player's workstations and at blocks it cannot break
-    within :data:`~mirrorcraft.skills.runtime.WAY_DIG_MAX_TICKS` with the tools carried, trying the other
+    within :data:`~mirrorcraft.skills.runtime.ESCAPE_DIG_MAX_TICKS` with the tools carried (an action of its
+    own, like ``dig_up``: gold or copper ore with a wooden pickaxe, 150 ticks, is dug), trying the other
     directions first.
     """
 
@@ -256,7 +264,9 @@ class DigDown(BaseSkill):
                     continue
                 states = [body.world.state_at(*c) for c in cells]
                 refused = [
-                    n for n, st in zip(names, states, strict=True) if st is None or not ctx.way_diggable(st)
+                    n
+                    for n, st in zip(names, states, strict=True)
+                    if st is None or not ctx.way_diggable(st, ESCAPE_DIG_MAX_TICKS)
                 ]
                 if refused:  # a workstation, or too slow to break with the tools carried (obsidian)
                     why[name] = f"{refused[0]} not dug"
@@ -325,7 +335,11 @@ class DigDown(BaseSkill):
         st, fl = body.world.state_at(*under), body.world.state_at(*floor)
         if dug + 1 > ctx.limits.dig_down_max_blocks or st is None or fl is None or _passable(fl):
             return False
-        if ctx.block(under) in LIQUIDS or ctx.block(floor) in LIQUIDS or not ctx.way_diggable(st):
+        if (
+            ctx.block(under) in LIQUIDS
+            or ctx.block(floor) in LIQUIDS
+            or not ctx.way_diggable(st, ESCAPE_DIG_MAX_TICKS)
+        ):
             return False
         around = [(x + 1, y - 1, z), (x - 1, y - 1, z), (x, y - 1, z + 1), (x, y - 1, z - 1)]
         if any(ctx.block(c) in LIQUIDS for c in around):

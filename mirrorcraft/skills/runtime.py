@@ -15,6 +15,7 @@ Game time: the body ticks at the server's rate (``Body.tick_rate``: what the emb
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,6 +42,8 @@ from mirrorcraft.mcproto_body.entities import CollectEvent
 from mirrorcraft.mcproto_body.world import UNLOADED
 from mirrorcraft.pathing import Goal, PathFollower, PathGrid, valid
 from mirrorcraft.rules.digging import can_harvest, dig_categories, tool_speed
+
+_log = logging.getLogger(__name__)
 
 #: Extra seconds of game time past a call's limit before the hard guard cancels it (the skill's own
 #: deadline checks normally stop it first; the guard only catches a wait that does not look at the clock).
@@ -106,11 +109,16 @@ def _liquid_states() -> np.ndarray:
 #: spent its whole 2,400-tick limit on it). Targets of ``mine`` are not bounded by this.
 WAY_DIG_MAX_TICKS = 100
 
-#: The same bound for the escape skills (``dig_up``, ``pillar_up``, ``tunnel``): an action of its own whose
-#: point is to get through, so a block in the way may take longer — copper or gold ore with a wooden pickaxe
-#: (150 ticks, no drop) above a pit dug with the first pickaxe — but obsidian without a diamond pickaxe still
-#: does not.
+#: The same bound for the escape skills (``dig_up``, ``pillar_up``, ``tunnel``) and ``dig_down``: actions of
+#: their own whose point is to get through, so a block in the way may take longer — copper or gold ore with a
+#: wooden pickaxe (150 ticks, no drop) around a pit dug with the first pickaxe — but obsidian without a
+#: diamond pickaxe still does not.
 ESCAPE_DIG_MAX_TICKS = 400
+
+#: Blocks a drop may lie below the feet for ``collect_near`` to walk after it: a walk's drop (vanilla fall
+#: damage starts above 3 blocks). At 2, a diamond mined 3 below the feet (its ore dug out of the floor of
+#: the hole a ``mine`` made) was left behind and the Diamond episode explored to the end of its budget.
+DROP_SAFE = 3
 
 #: Blocks the body never breaks on its way: the workstations and containers a player places. A staircase
 #: through the crafting table placed a moment ago costs the table (catalogue runs lost tables and furnaces
@@ -451,7 +459,13 @@ class SkillContext:
 
         return got, stop
 
-    async def collect_near(self, centre: tuple[float, float, float], radius: float, timeout: float) -> None:
+    async def collect_near(
+        self,
+        centre: tuple[float, float, float],
+        radius: float,
+        timeout: float,
+        progress: Progress | None = None,
+    ) -> None:
         """Walk onto the item entities within ``radius`` of ``centre`` until none is left or ``timeout``.
 
         Walks to the centre of the block an item lies in (not the item's exact point), so the player
@@ -477,8 +491,14 @@ class SkillContext:
                 target.position[1],
                 math.floor(target.position[2]) + 0.5,
             )
-            if self._drop_below(spot) > 2:
-                skipped.add(target.id)  # it fell down a ravine or a shaft: walking after it is a fall
+            below = self._drop_below(spot)
+            if below > DROP_SAFE:
+                # it fell deeper than a walk drops (a shaft, a cave under the ore): walking straight after
+                # it is a fall; a path may still get there by safe drops (one obstruction at most)
+                _log.debug("collect_near: drop %s lies %d below the feet %s", spot, below, self.feet())
+                await self.reach_drop(target.position, min(3.0, max(0.05, end - self.now())), progress)
+                await self.sleep(max(0.03, 6 / self.tick_rate))
+                skipped.add(target.id)
                 continue
             walk = max(10 / self.tick_rate, min(80 / self.tick_rate, end - self.now()))  # 10..80 ticks
             await self.body.walk_straight(spot, tolerance=0.2, timeout=walk)
