@@ -62,15 +62,35 @@ def resolve_save(world: str, worlds_dir: Path, scratch: Path) -> Path:
 REACHABILITY_TICK_RATE = 400.0
 
 
-def embedded_launcher(tick_rate: float = 20.0) -> Launcher:
-    """A :data:`~mirrorcraft.skills.controls.Launcher` backed by the in-process embedded server."""
+def embedded_launcher(tick_rate: float = 20.0, *, freeze_random_ticks: bool = False) -> Launcher:
+    """A :data:`~mirrorcraft.skills.controls.Launcher` backed by the in-process embedded server.
+
+    ``freeze_random_ticks`` sets ``randomTickSpeed 0`` on top of the benchmark controls, for the
+    paired-observation control: in free-running time random ticks (grass spreading, leaves decaying) land
+    between the body's actions at ticks that depend on wall-clock timing, so two runs of one world can
+    differ by timing alone, which says nothing about the world's identity. Episodes keep them (vanilla's 3);
+    lockstep time (issue 23) would make them repeat exactly.
+    """
 
     async def launch(world: Path, seed: int) -> tuple[int, Any]:
+        from mirrorcraft.contracts import Controls
         from mirrorcraft.server.config import ServerConfig
         from mirrorcraft.server.embedded import EmbeddedServer
 
+        controls = Controls()
+        if freeze_random_ticks:
+            controls = controls.model_copy(
+                update={"game_rules": {**controls.game_rules, "randomTickSpeed": 0}}
+            )
         srv = EmbeddedServer(
-            ServerConfig(world=world, port=0, tick_rate=tick_rate, view_distance=4, episode_seed=seed)
+            ServerConfig(
+                world=world,
+                port=0,
+                tick_rate=tick_rate,
+                view_distance=4,
+                episode_seed=seed,
+                controls=controls,
+            )  # fmt: skip
         )
         port = srv.start()
         return port, srv.stop
@@ -163,7 +183,10 @@ def cmd_observations(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="mirrorcraft-check-") as tmp:
             save = resolve_save(args.world, Path(args.worlds_dir), Path(tmp))
             res = await paired_observations(
-                WorldCopies(save, Path(tmp)), embedded_launcher(), kinds, episode_seed=args.episode_seed
+                WorldCopies(save, Path(tmp)),
+                embedded_launcher(freeze_random_ticks=True),
+                kinds,
+                episode_seed=args.episode_seed,
             )
         for run in res.runs:
             print(f"{run.kind}: {len(run.observations)} observations; " + "; ".join(run.reports))

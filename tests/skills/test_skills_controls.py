@@ -103,7 +103,10 @@ async def test_paired_observations_are_byte_identical_across_mirror_copies(
 ) -> None:
     # M02 and M04 change log/ore drops and M05 recipes; the neutral sequence triggers none of them
     res = await paired_observations(
-        WorldCopies(sandbox, tmp_path), embedded_launcher(), ["vanilla", "M02", "M04"], NEUTRAL_SEQUENCE
+        WorldCopies(sandbox, tmp_path),
+        embedded_launcher(freeze_random_ticks=True),
+        ["vanilla", "M02", "M04"],
+        NEUTRAL_SEQUENCE,
     )
     assert [r.kind for r in res.runs] == ["vanilla", "M02", "M04"]
     assert all(len(r.observations) == len(NEUTRAL_SEQUENCE) + 1 for r in res.runs)
@@ -119,7 +122,7 @@ async def test_paired_control_detects_a_triggered_rule(sandbox: Path, tmp_path: 
     """The control is not vacuous: mining a log (M02 replaces its drop) makes the observations differ."""
     res = await paired_observations(
         WorldCopies(sandbox, tmp_path),
-        embedded_launcher(),
+        embedded_launcher(freeze_random_ticks=True),
         ["vanilla", "M02"],
         [("mine", {"block": "oak_log", "count": 1})],
     )
@@ -137,7 +140,10 @@ async def test_reachability_diamond_route_completes_in_the_vanilla_sandbox(
     from mirrorcraft.skills.controls import reachability
 
     rows = await reachability(
-        WorldCopies(sandbox, tmp_path), embedded_launcher(), [TaskId.DIAMOND], ["vanilla"]
+        WorldCopies(sandbox, tmp_path),
+        embedded_launcher(freeze_random_ticks=True),
+        [TaskId.DIAMOND],
+        ["vanilla"],
     )
     (row,) = rows
     assert row.completed, (row.stopped_at, row.detail)

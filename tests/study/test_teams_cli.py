@@ -18,7 +18,7 @@ from mirrorcraft.run import main
     "argv",
     [
         ["--red", "nope"],
-        ["--blue", "balanced"],  # a scenario opponent not built yet is an unknown system, not a crash
+        ["--blue", "no_such_system"],
         ["--seconds", "0"],
     ],
 )
