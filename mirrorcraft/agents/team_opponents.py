@@ -163,8 +163,8 @@ class Slimy(_MushroomWarOpponent):
 
 @register_team_policy
 class Berries(TeamPolicy):
-    """Dash & Dine's berries opponent: both players farm sweet berries and deliver them to the team's judge;
-    the second first destroys the potato and beetroot crops (the other team's likely foods)."""
+    """Dash & Dine's berries opponent: both players farm sweet berries, walk to the team's judge and deliver
+    them; the second first destroys the potato and beetroot crops (the other team's likely foods)."""
 
     id = "berries"
     BERRIES = "minecraft:sweet_berries"
@@ -172,6 +172,7 @@ class Berries(TeamPolicy):
     def pre_game(self, briefing: GameBriefing) -> None:
         super().pre_game(briefing)
         self.judge = briefing.facts["judges"][briefing.side]
+        self.judge_spot = briefing.facts["judge_spots"][briefing.side]
         first, second = briefing.players
         self.roles = {first: self._farmer(), second: self._wrecker()}
         self.held: dict[str, int] = {}
@@ -179,6 +180,8 @@ class Berries(TeamPolicy):
     def _farmer(self) -> Iterator[SkillCall]:
         while True:
             yield SkillCall.create("farm", {"crop": "minecraft:sweet_berry_bush", "count": 8})
+            x, y, z = self.judge_spot  # out of the bushes first: walk to the judge, then toss
+            yield SkillCall.create("go_to", {"x": x - 2, "y": y, "z": z})
             yield "deliver"  # type: ignore[misc] - resolved in act() with the current inventory
 
     def _wrecker(self) -> Iterator[SkillCall]:

@@ -54,7 +54,7 @@ class GameBriefing:
     seed: int
     #: The scenario's public description, as the original gives every system: each side's area centre
     #: (``areas``: side → (x, y, z)), team blocks (``team_blocks``: role → side → block id) and the judge
-    #: player who takes a side's deliveries (``judges``: side → name). Never the judges' rules or numbers.
+    #: player who takes a side's deliveries (``judges``: side → name; ``judge_spots``: side → where it stands). Never the judges' rules or numbers.
     facts: dict[str, Any] = field(default_factory=dict)
 
 

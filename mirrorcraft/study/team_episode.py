@@ -134,6 +134,7 @@ async def run_team_episode(
             "areas": {s: spec.teams[s].area.center for s in SIDES if spec.teams[s].area is not None},
             "team_blocks": {role: dict(by_side) for role, by_side in spec.team_blocks.items()},
             "judges": {j.team: j.name for j in spec.judges if j.team is not None},  # who takes deliveries
+            "judge_spots": {j.team: j.pos for j in spec.judges if j.team is not None},  # and where they stand
         }
         for side in SIDES:
             policies[side].pre_game(

@@ -21,8 +21,9 @@ def npm_ci_once(package_dir: Path, marker: Path, why: str) -> Path:
         AssertionError: npm is not on PATH (``why`` says which tests need it).
     """
     nm = package_dir / "node_modules"
-    if marker.exists():
-        return nm
+    # Always through the lock, also when the marker is there: npm writes the marker's package.json long
+    # before it has extracted every package, so an unlocked "already installed?" check let a second worker
+    # start node on a half-installed tree (MODULE_NOT_FOUND in minecraft-data, seen in a CI run).
     with (package_dir / ".npm-ci.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not marker.exists():
