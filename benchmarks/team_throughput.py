@@ -28,8 +28,7 @@ from pathlib import Path
 
 from mirrorcraft.agents.teams import make_team_policy
 from mirrorcraft.contracts.teams import TeamEpisodeIdentity, TeamSystem
-from mirrorcraft.study.runner_reactor import call_on_reactor
-from mirrorcraft.study.team_episode import run_team_episode
+from mirrorcraft.study.team_episode import play_team_episode
 from mirrorcraft.worlds.arenas.build import arena_id, build_arena
 
 ORIGINAL_EPISODES = 100  # 20 entries (systems x opponents) x 5 episodes, the original's configuration
@@ -40,15 +39,9 @@ ORIGINAL_SECONDS_PER_EPISODE = 120 + 25
 
 def one(identity: TeamEpisodeIdentity, worlds: Path, rate: float) -> dict:
     policies = {side: make_team_policy(identity.system_of(side)) for side in ("red", "blue")}
-    work = Path(tempfile.mkdtemp(prefix="team-bench-"))
-    try:
-        c0, t0 = time.process_time(), time.perf_counter()
-        record = call_on_reactor(
-            run_team_episode, identity, policies, arenas=worlds, workdir=work, tick_rate=rate
-        )
-        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    c0, t0 = time.process_time(), time.perf_counter()
+    record = play_team_episode(identity, policies, arenas=worlds, tick_rate=rate)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     actions = sum(len(t.actions) for t in record.trajectories)
     g = identity.game_seconds
     return {

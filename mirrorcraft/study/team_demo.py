@@ -15,14 +15,11 @@ score (S); 20 game seconds per episode at 200 ticks/s; no API key.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from pathlib import Path
 
 from mirrorcraft.agents.teams import TeamPolicy, make_team_policy
 from mirrorcraft.contracts.teams import SIDES, TeamEpisodeRecord, TeamGrid, TeamSystem
-from mirrorcraft.study.runner_reactor import call_on_reactor
-from mirrorcraft.study.team_episode import run_team_episode
+from mirrorcraft.study.team_episode import play_team_episode
 from mirrorcraft.worlds.arenas.build import arena_id, build_arena
 
 DEMO_SECONDS = 20
@@ -52,13 +49,7 @@ def run_team_grid(grid: TeamGrid, out: Path, *, tick_rate: float = 20.0) -> list
         for identity in identities:
             if identity.block_index == 0:  # a new block: fresh system objects, kept across its episodes
                 policies = {side: make_team_policy(identity.system_of(side)) for side in SIDES}
-            work = Path(tempfile.mkdtemp(prefix="team-episode-"))
-            try:
-                record = call_on_reactor(
-                    run_team_episode, identity, policies, arenas=worlds, workdir=work, tick_rate=tick_rate
-                )
-            finally:
-                shutil.rmtree(work, ignore_errors=True)
+            record = play_team_episode(identity, policies, arenas=worlds, tick_rate=tick_rate)
             results.write(record.model_dump_json() + "\n")
             results.flush()
             records.append(record)

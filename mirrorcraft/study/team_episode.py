@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -234,3 +235,23 @@ async def run_team_episode(
             except Exception:  # noqa: BLE001 - already gone
                 pass
         await defer.maybeDeferred(server.stop)
+
+
+def play_team_episode(
+    identity: TeamEpisodeIdentity,
+    policies: Mapping[str, TeamPolicy],
+    *,
+    arenas: Path,
+    tick_rate: float = 20.0,
+) -> TeamEpisodeRecord:
+    """:func:`run_team_episode` from a thread that is not the reactor's (a CLI, a study worker, a benchmark):
+    in a scratch folder of its own, removed afterwards, on the process's reactor thread."""
+    from mirrorcraft.study.runner_reactor import call_on_reactor
+
+    work = Path(tempfile.mkdtemp(prefix="team-episode-"))
+    try:
+        return call_on_reactor(
+            run_team_episode, identity, policies, arenas=arenas, workdir=work, tick_rate=tick_rate
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

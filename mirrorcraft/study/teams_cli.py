@@ -15,9 +15,7 @@ the registered ones (``do_nothing``, ``random``).
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +25,7 @@ from mirrorcraft.contracts.teams import ARENA_VARIANTS, SCENARIOS
 def cmd_teams_episode(args: argparse.Namespace) -> int:
     from mirrorcraft.agents.teams import TEAM_POLICIES, make_team_policy
     from mirrorcraft.contracts.teams import TeamEpisodeIdentity, TeamSystem
-    from mirrorcraft.study.runner_reactor import call_on_reactor
-    from mirrorcraft.study.team_episode import run_team_episode
+    from mirrorcraft.study.team_episode import play_team_episode
     from mirrorcraft.worlds.arenas.build import arena_id, build_arena
 
     for side in ("red", "blue"):
@@ -49,13 +46,7 @@ def cmd_teams_episode(args: argparse.Namespace) -> int:
     worlds = Path(args.worlds) if args.worlds else out / "worlds"
     build_arena(arena_id(args.scenario, args.variant), worlds)
     policies = {side: make_team_policy(identity.system_of(side)) for side in ("red", "blue")}
-    work = Path(tempfile.mkdtemp(prefix="team-episode-"))
-    try:
-        record = call_on_reactor(
-            run_team_episode, identity, policies, arenas=worlds, workdir=work, tick_rate=args.tick_rate
-        )
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    record = play_team_episode(identity, policies, arenas=worlds, tick_rate=args.tick_rate)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{record.episode_id}.json"
     path.write_text(record.model_dump_json(indent=2) + "\n")
