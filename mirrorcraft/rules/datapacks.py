@@ -75,6 +75,10 @@ class DatapackSet:
         rule_indexes: Pack position → that pack's own rule index (if it has one).
         provider: Resource location → index of the pack root that provided it.
         sources: Resource location → the file the winning copy was read from.
+        functions: Function id (``<ns>:<path>`` of ``data/<ns>/functions/<path>.mcfunction``) → its command
+            lines, trimmed, without blank lines and ``#`` comments (vanilla ``CommandFunction.fromLines``);
+            the last pack providing an id wins. The lines are parsed when the ``function`` command runs
+            them (the command grammar lives in the server, above this layer).
     """
 
     roots: tuple[Path, ...]
@@ -87,6 +91,7 @@ class DatapackSet:
     rule_indexes: dict[int, RuleIndex] = field(default_factory=dict)
     provider: dict[str, int] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     # -- construction ---------------------------------------------------------------------------------
     @classmethod
@@ -125,6 +130,13 @@ class DatapackSet:
         winners: dict[tuple[str, str], tuple[int, str, bytes]] = {}  # (kind, location) → (pack, source, raw)
         for i, pack in enumerate(packs):
             for path, content in pack.files.items():
+                fn = _function_id(path)
+                if fn is not None:
+                    lines = _function_lines(content, pack.source(path), issues)
+                    if lines is not None:
+                        out.functions[fn] = lines
+                        out.sources[fn.replace(":", ":functions/", 1)] = pack.source(path)
+                    continue
                 res = resource_of(path)
                 if res is None or res[0].startswith("tags/"):
                     continue
@@ -270,6 +282,34 @@ class DatapackSet:
             for loc in self.provider
             if loc.split(":", 1)[1].startswith(prefix)
         )
+
+
+def _function_id(path: str) -> str | None:
+    """``data/<ns>/functions/<path>.mcfunction`` → ``<ns>:<path>`` (else ``None``)."""
+    parts = path.split("/")
+    if len(parts) < 4 or parts[0] != "data" or parts[2] != "functions" or not path.endswith(".mcfunction"):
+        return None
+    return f"{parts[1]}:{'/'.join(parts[3:])[: -len('.mcfunction')]}"
+
+
+def _function_lines(content: bytes, source: str, issues: Issues | None) -> tuple[str, ...] | None:
+    """A function file's command lines (vanilla ``CommandFunction.fromLines``: trimmed, blanks and ``#``
+    comments skipped; a line starting with ``/`` is an error, as vanilla rejects it)."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as err:
+        report(issues, JsonError(source, "", f"not UTF-8 text ({err})"))
+        return None
+    lines: list[str] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("/"):
+            report(issues, JsonError(source, f"line {n}", "a command in a function must not start with '/'"))
+            return None
+        lines.append(line)
+    return tuple(lines)
 
 
 def _read(root: Path) -> Pack:

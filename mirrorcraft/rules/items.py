@@ -11,6 +11,7 @@ names are accepted.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from mirrorcraft.rules.mechanics import mechanics_data
@@ -106,6 +107,17 @@ def block_food() -> dict[str, Any]:
     """``CakeBlock`` (a food eaten from the placed block): ``block``, ``max_bites``, ``nutrition``, ``saturation_modifier`` (a slice restores
     ``nutrition`` and ``nutrition x modifier x 2`` saturation, ``FoodData.eat``)."""
     return dict(item_constants()["block_food"])
+
+
+@cache
+def foods() -> tuple[str, ...]:
+    """Every item :func:`food_value` scores (namespaced, sorted): what a judge over RCON asks a player's
+    inventory for, since a command can only count named items."""
+    from mirrorcraft.gamedata import registries
+
+    return tuple(
+        sorted(n for n in (namespaced(i.name) for i in registries.all_items()) if food_value(n) is not None)
+    )
 
 
 def food_value(item: str) -> float | None:

@@ -74,4 +74,7 @@ def add_teams_parser(subparsers: Any) -> argparse.ArgumentParser:
     ep.add_argument("--out", default="runs/teams", help="output folder (default runs/teams)")
     ep.add_argument("--worlds", help="arena catalogue folder (default OUT/worlds; missing arenas are built)")
     ep.set_defaults(handler=cmd_teams_episode)
+    from mirrorcraft.study.team_judge_cli import add_judge_parser
+
+    add_judge_parser(sub)
     return p

@@ -26,6 +26,7 @@ from mirrorcraft.harness.judges import (
 )
 from mirrorcraft.harness.judges.embedded import connect_judge_players
 from mirrorcraft.mcproto_body import Body, BodyConfig
+from mirrorcraft.rules.items import foods
 from mirrorcraft.server import facts
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.embedded import EmbeddedServer
@@ -151,9 +152,9 @@ def test_dash_and_dine_scores_each_period_locks_three_foods_and_clears(arena) ->
     inv.give_item(red, "minecraft:stick", 3)  # not a food: nothing, cleared all the same
     for _ in range(39):
         game.tick()
-    assert judge.totals["red"] == 0.0 and world.held("Red_Server")  # not yet: the period is 40 ticks
+    assert judge.totals["red"] == 0.0 and world.held("Red_Server", foods())  # not yet: the period is 40 ticks
     game.tick()
-    assert judge.totals == {"red": 42.8, "blue": 0.0} and world.held("Red_Server") == {}
+    assert judge.totals == {"red": 42.8, "blue": 0.0} and world.held("Red_Server", foods()) == {}
     assert judge.locked["red"] == ["minecraft:bread", "minecraft:cooked_beef"]
     inv.give_item(red, "minecraft:carrot", 1)  # the third food: locks in (6.6)
     inv.give_item(red, "minecraft:baked_potato", 4)  # a fourth food: nothing
@@ -164,7 +165,7 @@ def test_dash_and_dine_scores_each_period_locks_three_foods_and_clears(arena) ->
     assert judge.totals == {"red": 60.4, "blue": 16.8}
     assert judge.locked == {"red": ["minecraft:bread", "minecraft:cooked_beef", "minecraft:carrot"],
                             "blue": ["minecraft:cake"]}  # fmt: skip
-    assert world.held("Red_Server") == {} and world.held("Blue_Server") == {}
+    assert world.held("Red_Server", foods()) == {} and world.held("Blue_Server", foods()) == {}
     assert [(s.t, s.red, s.blue) for s in judge.scores] == [(1, 0.0, 0.0), (2, 42.8, 0.0), (3, 42.8, 0.0),
                                                             (4, 60.4, 16.8)]  # fmt: skip
     board = game.commands.executor.scoreboard

@@ -46,8 +46,9 @@ class JudgeWorld(ABC):
     """What a judge may read and change (implemented by the embedded server and, over RCON, by a jar)."""
 
     @abstractmethod
-    def block(self, pos: Pos) -> str:
-        """The namespaced block at ``pos`` (``minecraft:air`` where nothing is)."""
+    def is_block(self, pos: Pos, block: str) -> bool:
+        """Whether ``pos`` holds ``block`` (namespaced, any state; ``minecraft:air`` where nothing is): a
+        test, not a lookup, because that is what a command can answer (``execute if block``)."""
 
     @abstractmethod
     def place(self, pos: Pos, state: BlockState) -> None:
@@ -58,9 +59,10 @@ class JudgeWorld(ABC):
         """How many of ``cells`` hold ``block`` (namespaced name, any state)."""
 
     @abstractmethod
-    def held(self, player: str) -> dict[str, int]:
-        """Namespaced item → count over ``player``'s main inventory and hotbar, in slot order (empty when the
-        player is not online)."""
+    def held(self, player: str, items: Sequence[str]) -> dict[str, int]:
+        """Namespaced item → count of each of ``items`` ``player`` holds (only items held), over the main
+        inventory and hotbar in slot order (empty when the player is not online). A judge names the items
+        it scores because a command can only count named items (``clear <player> <item> 0``)."""
 
     @abstractmethod
     def clear(self, player: str) -> None:
@@ -83,6 +85,8 @@ class Judge(ABC):
                 f"got {None if spec.judge_rules is None else spec.judge_rules.kind!r}"
             )
         self.spec = spec
+        self.world_seed = world_seed
+        self.episode_seed = episode_seed
         self.variant: Variant = variant
         self.layout: ArenaLayout = expand(spec, variant)
         self.rng: random.Random = seeded_rng(world_seed, episode_seed, f"judge:{self.scenario}")
@@ -132,6 +136,12 @@ class Judge(ABC):
 
     def sample(self, world: JudgeWorld) -> None:  # noqa: B027 - optional hook
         """Update :attr:`totals` from the world before a per-second sample (score-follows-holdings scenarios)."""
+
+    def count_queries(self) -> dict[str, tuple[Sequence[Pos], str]]:
+        """The block counts :meth:`check` asks for, by a short name (``[a-z0-9_]``): name → (cells, block).
+        A judge over RCON installs one counting function per query in the save (one command per count
+        instead of one per cell); default: none."""
+        return {}
 
 
 #: Scenario id → its judge class.

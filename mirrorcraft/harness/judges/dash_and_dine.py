@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from mirrorcraft.contracts.teams import SIDES
 from mirrorcraft.harness.judges.base import Judge, JudgeWorld, register_judge
-from mirrorcraft.rules.items import food_value
+from mirrorcraft.rules.items import food_value, foods
 from mirrorcraft.worlds.arenas.layout import Variant
 from mirrorcraft.worlds.arenas.spec import ArenaSpec, DashAndDineRules
 
@@ -50,7 +50,7 @@ class DashAndDineJudge(Judge):
         self._ticks += self.period
         for side in SIDES:
             name = self.judge_players[side]
-            held = world.held(name)
+            held = world.held(name, foods())
             if not held:
                 continue
             locked = self.locked[side]

@@ -36,7 +36,11 @@ class EmbeddedJudgeWorld(JudgeWorld):
         self._block_id = facts.state_tables().block_id
 
     def block(self, pos: Pos) -> str:
+        """The namespaced block at ``pos`` (embedded only: tests look at the world through it)."""
         return self.host.block_at(*pos)
+
+    def is_block(self, pos: Pos, block: str) -> bool:
+        return self.block(pos) == block
 
     def place(self, pos: Pos, state: BlockState) -> None:
         name, props = state
@@ -49,14 +53,15 @@ class EmbeddedJudgeWorld(JudgeWorld):
         get = self.game.kernel.world.get_block
         return sum(1 for x, y, z in cells if self._block_id[get(x, y, z)] == target)
 
-    def held(self, player: str) -> dict[str, int]:
+    def held(self, player: str, items: Sequence[str]) -> dict[str, int]:
         p = self.game.players.by_name(player)
         if p is None:
             return {}
+        wanted = set(items)
         out: dict[str, int] = {}
         for i in HELD_SLOTS:
             s = p.inventory.slots[i]
-            if s:
+            if s and s.item in wanted:
                 out[s.item] = out.get(s.item, 0) + s.count
         return out
 

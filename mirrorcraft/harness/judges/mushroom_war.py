@@ -78,6 +78,10 @@ class MushroomWarJudge(Judge):
         #: What each check did, for tests and the episode log: (side, "regrow" | "pollute", pos).
         self.changes: list[tuple[str, str, Pos]] = []
 
+    def count_queries(self) -> dict[str, tuple[list[Pos], str]]:
+        block = self.pollutant[0]
+        return {f"{side}_{block.removeprefix('minecraft:')}": (self.areas[side], block) for side in SIDES}
+
     def slime_in_area(self, world: JudgeWorld, side: str) -> int:
         return world.count_blocks(self.areas[side], self.pollutant[0])
 
@@ -87,12 +91,12 @@ class MushroomWarJudge(Judge):
             regrow = self.slime_in_area(world, side) <= r.regrow_max_slime
             for pos, state in self.caps[side]:
                 u = self.rng.random()  # drawn whatever happens: common random numbers across systems
-                if regrow and u < r.regrow_chance and world.block(pos) == AIR:
+                if regrow and u < r.regrow_chance and world.is_block(pos, AIR):
                     world.place(pos, state)
                     self.changes.append((side, "regrow", pos))
             for pos in self.slime[side]:
                 u = self.rng.random()
-                if u < r.repollute_chance and world.block(pos) == AIR:
+                if u < r.repollute_chance and world.is_block(pos, AIR):
                     world.place(pos, self.pollutant)
                     self.changes.append((side, "pollute", pos))
 
@@ -100,5 +104,5 @@ class MushroomWarJudge(Judge):
         for side in SIDES:
             item = self.rules.score_items[side]
             self.totals[side] = float(
-                sum(world.held(name).get(item, 0) for name in self.spec.teams[side].players)
+                sum(world.held(name, (item,)).get(item, 0) for name in self.spec.teams[side].players)
             )

@@ -29,6 +29,7 @@ PREFIXES: tuple[str, ...] = (
     "commands.title.",
     "commands.experience.",
     "commands.fill.",
+    "commands.function.",
     "commands.gamemode.",
     "commands.gamerule.",
     "commands.give.",

@@ -193,6 +193,33 @@ class CommandExecutor(ExecuteCommands, TeamCommands, ExecutorBase):
             out.append(T("commands.give.success.multiple", c.count, shown, len(targets)))
         return len(targets)
 
+    def _run_functioncmd(self, source: CommandSource, c: m.FunctionCmd, out: list[Component]) -> int:
+        """``FunctionCommand``: run the function's lines with the source's output suppressed and its
+        permission capped at ``functionPermissionLevel`` 2 (``withSuppressedOutput().withMaximumPermission(2)``);
+        the reply counts the commands run (at most ``maxCommandChainLength``). A function with a line that
+        does not parse is unknown, as vanilla drops a function that fails to load (the error is logged)."""
+        lines = self.host.function(c.name)
+        commands: list[m.Command] = []
+        if lines is not None:
+            try:
+                commands = [parse_command(line, min(source.permission_level, 2)) for line in lines]
+            except CommandSyntaxError as err:
+                log.error("function %s: %s", c.name, "; ".join(err.messages()))
+                lines = None
+        if lines is None:
+            raise _err("arguments.function.unknown", c.name)
+        inner = replace(source, permission_level=min(source.permission_level, 2))
+        limit = int(self.host.game_rule("maxCommandChainLength"))
+        run = 0
+        for command in commands[:limit]:
+            run += 1
+            try:
+                self._dispatch(inner, command, [])  # suppressed output
+            except (CommandFailure, CommandSyntaxError):
+                pass  # a failing command in a function is skipped, the function goes on
+        out.append(T("commands.function.success.single", run, c.name))
+        return run
+
     def _run_clear(self, source: CommandSource, c: m.Clear, out: list[Component]) -> int:
         targets = self._players(c.targets, source) if c.targets else [self._self_player(source)]
         total = sum(self.host.clear(p, c.item, c.max_count) for p in targets)

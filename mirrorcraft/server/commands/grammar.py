@@ -609,6 +609,7 @@ def _build_tree() -> Node:  # noqa: C901 - one literal per command, flat on purp
         dgm.then(lit(mode, builder=lambda a, mode=mode: m.DefaultGameMode(mode)))
     root.then(dgm)
 
+    root.then(lit("function", arg("name", resource, builder=lambda a: m.FunctionCmd(a["name"])), level=2))
     root.then(lit("say", arg("message", message, builder=lambda a: a["message"]), level=2))
     root.then(
         lit(

@@ -240,6 +240,10 @@ class CommandHost(Protocol):
         """A game rule's value (names from :data:`rules.GAME_RULES`)."""
         ...
 
+    def function(self, name: str) -> tuple[str, ...] | None:
+        """The command lines of datapack function ``name`` (``ns:path``), or ``None`` if no loaded pack has it."""
+        ...
+
     def set_game_rule(self, name: str, value: bool | int) -> None:
         """Set a game rule."""
         ...

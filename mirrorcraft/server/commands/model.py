@@ -303,6 +303,13 @@ class DefaultGameMode:
 
 
 @dataclass(frozen=True, slots=True)
+class FunctionCmd:
+    """``function <name>``: run a datapack function's commands (function tags ``#...`` are not read)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Say:
     """``say <message>``: ``selectors`` are the ``(start, end, selector)`` spans of the message that
     vanilla's ``MessageArgument`` resolves to entity names when the message is sent."""
@@ -472,6 +479,7 @@ Command = (
     | Emote
     | OpCmd
     | DefaultGameMode
+    | FunctionCmd
     | Say
     | ListPlayers
     | SaveAll

@@ -56,6 +56,7 @@ COMMAND_LEVELS: dict[str, int] = {
     "experience": 2,
     "xp": 2,
     "fill": 2,
+    "function": 2,
     "gamemode": 2,
     "gamerule": 2,
     "give": 2,

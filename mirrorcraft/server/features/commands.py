@@ -319,6 +319,9 @@ class KernelCommandHost:
     def set_game_rule(self, name: str, value: bool | int) -> None:
         self.admin.set_game_rule(name, value)
 
+    def function(self, name: str) -> tuple[str, ...] | None:
+        return self.rules.packs.functions.get(name)
+
     def difficulty(self):  # noqa: ANN201 - Difficulty literal
         return self.admin.difficulty
 
