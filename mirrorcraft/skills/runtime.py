@@ -37,6 +37,7 @@ from mirrorcraft.contracts import (
 from mirrorcraft.contracts.skills import BlockTally
 from mirrorcraft.errors import ContractError, GameDataError, ProtocolError
 from mirrorcraft.gamedata import block_of_state, item, state_tables
+from mirrorcraft.mcproto_body.connection import State
 from mirrorcraft.mcproto_body.digging import FACES, dig_ticks
 from mirrorcraft.mcproto_body.entities import CollectEvent
 from mirrorcraft.mcproto_body.world import UNLOADED
@@ -613,12 +614,20 @@ class BaseSkill(Skill):
     def _guard(self, d: defer.Deferred, deadline: float) -> task.LoopingCall:
         """The hard guard: cancel ``d`` once the game clock is :data:`HARD_GUARD_SECONDS` past
         ``deadline`` (a wait that never looks at the clock), or once the wall clock has run the limit's
-        real-time length (20 t/s) past it: the backstop for a server whose clock stopped."""
+        real-time length (20 t/s) past it: the backstop for a server whose clock stopped; and at once when the
+        body's connection has closed (the game clock stops with it: without this a call of a dropped player
+        waited out the whole wall-clock backstop, a minute for ``explore``). Sets ``self._lost[0]``."""
         ctx = self.ctx
         wall_end = ctx.clock.seconds() + self.tick_limit / min(ctx.tick_rate, 20.0) + HARD_GUARD_SECONDS
+        lost = self._lost = [False]
 
         def check() -> None:
-            if not d.called and (ctx.now() > deadline + HARD_GUARD_SECONDS or ctx.clock.seconds() > wall_end):
+            if d.called:
+                return
+            if ctx.body.conn.state is State.CLOSED:  # no world age will come again: end the call now
+                lost[0] = True
+                d.cancel()
+            elif ctx.now() > deadline + HARD_GUARD_SECONDS or ctx.clock.seconds() > wall_end:
                 d.cancel()
 
         loop = task.LoopingCall(check)
@@ -649,8 +658,12 @@ class BaseSkill(Skill):
         except SkillFailed as stop:
             progress.reason, progress.message = stop.reason, stop.message
         except defer.CancelledError:
-            progress.reason = FailureReason.TIMEOUT
-            progress.message = f"{self.name}: game-time limit of {self.tick_limit} ticks"
+            if self._lost[0]:
+                progress.reason = FailureReason.OTHER
+                progress.message = f"{self.name}: the connection to the server closed during the call"
+            else:
+                progress.reason = FailureReason.TIMEOUT
+                progress.message = f"{self.name}: game-time limit of {self.tick_limit} ticks"
         except (ContractError, GameDataError, ProtocolError, TimeoutError, ConnectionError) as err:
             # the body refused something mid-call (a chunk unloaded under a dig, a window that never
             # opened, a lost connection): an in-game failure of this call, not a harness error

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import pytest_twisted
 from support.skills_support import module_server, session
-from twisted.internet import defer
+from twisted.internet import defer, reactor
 
 from mirrorcraft.contracts import ActionLimits, FailureReason, SkillCall
 from mirrorcraft.mcproto_body.tickrate import WORLD_AGE_SLACK
@@ -74,5 +74,22 @@ async def test_the_hard_guard_stops_a_call_after_its_limit_in_game_time(server) 
         guard = 40 + HARD_GUARD_SECONDS * RATE
         assert guard <= report.ticks_used <= guard + 100, report.ticks_used
         assert guard - WORLD_AGE_SLACK <= ran, ran  # the server's own count: it was game time
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_call_ends_at_once_when_the_server_drops_the_player(server) -> None:
+    body, skills, _ = await session(server)
+    ctx = skills.ctx
+    try:
+        name = body.config.username
+        reactor.callLater(0.2, lambda: server.player(name).kick("test: dropped"))
+        w0 = time.monotonic()
+        # without the check: the wall-clock backstop, 100 ticks / 20 t/s + HARD_GUARD_SECONDS (the game clock stops)
+        report = await _Stuck(ctx).execute(SkillCall.create("eat", {}))
+        assert report.status == "failure" and report.reason == FailureReason.OTHER, report
+        assert "the connection to the server closed during the call" in report.message
+        assert time.monotonic() - w0 < 2.0  # the guard looks every 50 ms
     finally:
         await body.disconnect()
