@@ -590,7 +590,9 @@ class TeamStudyManifest(_Frozen):
     grid: TeamGrid
     episodes: int = Field(ge=1)
     blocks: int = Field(ge=1)
-    episode_ids_sha256: str = Field(description="SHA-256 over the expanded episode ids, one per line, in order.")
+    episode_ids_sha256: str = Field(
+        description="SHA-256 over the expanded episode ids, one per line, in order."
+    )
 
     @classmethod
     def of(cls, grid: TeamGrid) -> TeamStudyManifest:

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from mirrorcraft.contracts.teams import TeamEpisodeRecord
-from mirrorcraft.metrics.reporting import REPORT_DIR, STAGING_PREFIX, LISTED, _clean_staging, _swap_in
+from mirrorcraft.metrics.reporting import LISTED, REPORT_DIR, STAGING_PREFIX, _clean_staging, _swap_in
 from mirrorcraft.metrics.results import writing
 from mirrorcraft.metrics.team_results import TeamResultsScan, load_team_run
 from mirrorcraft.metrics.teams import team_tables, write_team_tables
@@ -52,7 +52,8 @@ def _header(
         f"Grid: {grid_name or '(no team_study.json: every record of the folder is used)'}"
         + (f", {grid_size} episodes" if grid_size is not None else ""),
         "",
-        f"Episodes recorded: {len(used)}" + (f" of {grid_size}; pending {grid_size - len(used)}" if grid_size else ""),
+        f"Episodes recorded: {len(used)}"
+        + (f" of {grid_size}; pending {grid_size - len(used)}" if grid_size else ""),
         f"Valid episodes in the metrics: {len(used) - len(faults)}; infrastructure-fault records excluded: "
         f"{len(faults)}",
     ]
@@ -71,7 +72,9 @@ def _header(
         lines.append(f"Fault attempts that were rerun under the same id: {retried}")
     agent_faults = sum(len(r.agent_faults) for r in used if not r.is_fault)
     if agent_faults:
-        lines.append(f"Agent faults inside valid episodes (an agent disconnected, crashed or stopped): {agent_faults}")
+        lines.append(
+            f"Agent faults inside valid episodes (an agent disconnected, crashed or stopped): {agent_faults}"
+        )
     return [ln if ln == "" or ln.startswith("  ") else ln + "  " for ln in lines]
 
 
@@ -116,7 +119,11 @@ def team_report(
             body = md.read_text(encoding="utf-8")
             head, _, rest = body.partition("\n\n")
             md.write_text(
-                head + "\n\n" + "\n".join(_header(records, used, foreign, scan, grid_size, grid_name)) + "\n\n" + rest,
+                head
+                + "\n\n"
+                + "\n".join(_header(records, used, foreign, scan, grid_size, grid_name))
+                + "\n\n"
+                + rest,
                 encoding="utf-8",
             )
             if plots:

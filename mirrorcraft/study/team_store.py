@@ -70,7 +70,9 @@ class TeamResultsStore:
             fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(lock_fd)
-            raise StoreLockedError(f"{self.run_dir}: another study process is writing this run folder") from None
+            raise StoreLockedError(
+                f"{self.run_dir}: another study process is writing this run folder"
+            ) from None
         self._lock_fd = lock_fd
         self.scan = scan_team_results(self.path)
         for eid, recs in self.scan.attempts.items():
@@ -146,7 +148,9 @@ class TeamResultsStore:
                 view = view[n:]
             os.fsync(self._fd)
 
-    def write_checkpoint(self, identity: TeamEpisodeIdentity, systems: dict[str, Any] | None, error: str = "") -> Path:
+    def write_checkpoint(
+        self, identity: TeamEpisodeIdentity, systems: dict[str, Any] | None, error: str = ""
+    ) -> Path:
         """``checkpoints/<episode id>.json``: the systems' states after ``identity`` (atomically)."""
         data = {
             "episode_id": identity.episode_id,

@@ -150,7 +150,9 @@ def team_fault_record(
         seed=identity.seed,
         identity=identity,
         scores=[],
-        outcome=TeamOutcome(red=0.0, blue=0.0, end_reason=TeamEndReason.INFRASTRUCTURE_FAULT, seconds_played=0),
+        outcome=TeamOutcome(
+            red=0.0, blue=0.0, end_reason=TeamEndReason.INFRASTRUCTURE_FAULT, seconds_played=0
+        ),
         trajectories=[],
         infrastructure_faults=[InfrastructureFault(kind=kind, message=message, traceback=tb)],  # type: ignore[arg-type]
         wall_time_s=round(wall_time_s, 3),
@@ -192,13 +194,20 @@ def run_block(task: dict[str, Any], settings_json: str) -> Iterator[Event]:
         try:
             record = play_episode(identity, policies, arenas=settings.arenas, tick_rate=settings.tick_rate)
             if not isinstance(record, TeamEpisodeRecord) or record.episode_id != identity.episode_id:
-                raise ContractError(f"{settings.episode_fn} returned no record of episode {identity.episode_id}")
+                raise ContractError(
+                    f"{settings.episode_fn} returned no record of episode {identity.episode_id}"
+                )
         except Exception as err:  # noqa: BLE001 - outside the systems' control: a recorded, retried fault
             fault = team_fault_record(
                 identity, _fault_kind(err), f"{type(err).__name__}: {err}", tb=traceback.format_exc(),
                 wall_time_s=time.monotonic() - t0,
             )  # fmt: skip
-            yield {"kind": "episode", "record": fault.model_dump_json(), "checkpoint": None, "checkpoint_error": ""}
+            yield {
+                "kind": "episode",
+                "record": fault.model_dump_json(),
+                "checkpoint": None,
+                "checkpoint_error": "",
+            }
             return  # the driver reschedules the rest of the block from its last checkpoint
         checkpoint: dict[str, Any] | None
         try:
@@ -360,7 +369,10 @@ class LocalBlockExecutor(BlockExecutor):
                     if self._grace[task_id] >= self.GRACE_POLLS:
                         del self._futures[task_id]
                         err = fut.exception()
-                        return task_id, {"kind": "end", "error": f"worker failed: {type(err).__name__}: {err}"}
+                        return task_id, {
+                            "kind": "end",
+                            "error": f"worker failed: {type(err).__name__}: {err}",
+                        }
 
     def shutdown(self) -> None:
         if self._pool is not None:
@@ -421,7 +433,9 @@ class RayBlockExecutor(BlockExecutor):
                 kwargs["num_cpus"] = self.num_cpus
             ray.init(**kwargs)
             self._owns_ray = True
-        self._remote = ray.remote(num_returns="streaming", max_retries=0, num_cpus=self.cpus_per_block)(_ray_block)
+        self._remote = ray.remote(num_returns="streaming", max_retries=0, num_cpus=self.cpus_per_block)(
+            _ray_block
+        )
         self._settings = settings_json
         cpus = float(ray.cluster_resources().get("CPU", 1))
         self._capacity = max(1, int(cpus // self.cpus_per_block))
@@ -463,7 +477,9 @@ class RayBlockExecutor(BlockExecutor):
                 self._owns_ray = False
 
 
-def make_block_executor(kind: Literal["local", "ray"] = "local", *, workers: int = 1, **ray_kwargs: Any) -> BlockExecutor:
+def make_block_executor(
+    kind: Literal["local", "ray"] = "local", *, workers: int = 1, **ray_kwargs: Any
+) -> BlockExecutor:
     """``local`` (``workers=0``: in the driver) or ``ray``.
 
     Raises:
@@ -651,10 +667,18 @@ def run_team_study(
                 if event["kind"] == "episode":
                     rec = read_team_record(event["record"])
                     ident = by_id.get(rec.episode_id)
-                    if ident is None or block_of[rec.episode_id] is not block or store.is_done(rec.episode_id):
-                        raise ContractError(f"block task {task_id} returned an unexpected record {rec.episode_id}")
+                    if (
+                        ident is None
+                        or block_of[rec.episode_id] is not block
+                        or store.is_done(rec.episode_id)
+                    ):
+                        raise ContractError(
+                            f"block task {task_id} returned an unexpected record {rec.episode_id}"
+                        )
                     if not rec.is_fault:
-                        store.write_checkpoint(ident, event.get("checkpoint"), event.get("checkpoint_error", ""))
+                        store.write_checkpoint(
+                            ident, event.get("checkpoint"), event.get("checkpoint_error", "")
+                        )
                     else:
                         faulted.add(task_id)
                     record(rec)

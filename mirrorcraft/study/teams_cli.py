@@ -100,7 +100,9 @@ def cmd_teams_study(args: argparse.Namespace) -> int:
                 return usage(f"--import {name}: cannot import it: {err}")
         grid = load_team_grid(args.grid, study_seed=args.seed)
         if args.seconds is not None:
-            grid = team_grid_from_mapping(grid.model_dump(mode="json") | {"game_seconds": args.seconds}, args.grid)
+            grid = team_grid_from_mapping(
+                grid.model_dump(mode="json") | {"game_seconds": args.seconds}, args.grid
+            )
         unknown = unknown_systems(grid)
         if unknown:
             from mirrorcraft.agents.teams import TEAM_POLICIES
@@ -157,7 +159,9 @@ def add_teams_parser(subparsers: Any) -> argparse.ArgumentParser:
     ep.add_argument("--worlds", help="arena catalogue folder (default OUT/worlds; missing arenas are built)")
     ep.set_defaults(handler=cmd_teams_episode)
     st = sub.add_parser(
-        "study", help="run or continue a resumable team study of a grid (blocks → results.jsonl)", allow_abbrev=False
+        "study",
+        help="run or continue a resumable team study of a grid (blocks → results.jsonl)",
+        allow_abbrev=False,
     )
     st.add_argument("grid", metavar="GRID", help="team grid preset (pillagerbench) or a YAML file")
     st.add_argument("--out", help="run folder (default runs/teams/<grid name>); rerunning into it continues")
@@ -168,7 +172,9 @@ def add_teams_parser(subparsers: Any) -> argparse.ArgumentParser:
     st.add_argument("--tick-rate", type=float, default=20.0, help="server ticks per second (default 20)")
     st.add_argument("--seconds", type=int, help="override the grid's episode length in game seconds")
     st.add_argument("--seed", type=int, help="override the grid's study seed")
-    st.add_argument("--max-attempts", type=int, default=3, help="attempts per episode on infrastructure faults")
+    st.add_argument(
+        "--max-attempts", type=int, default=3, help="attempts per episode on infrastructure faults"
+    )
     st.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
                     help="import MODULE first (in every worker too): it registers team systems of your own")  # fmt: skip
     st.add_argument("--worlds", help="arena catalogue folder (default OUT/worlds; missing arenas are built)")
