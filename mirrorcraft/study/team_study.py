@@ -345,9 +345,8 @@ class LocalBlockExecutor(BlockExecutor):
         try:
             fut = self._pool.submit(_pool_block, task_id, task, self._settings)
         except BrokenProcessPool:
-            # A worker died: its tasks come back as failed ends; start a fresh pool once none is left.
-            if any(not f.done() for f in self._futures.values()):
-                raise
+            # A worker died, which breaks the whole pool: every task of it comes back as a failed end (its
+            # future is done with the error); the next block starts on a fresh pool.
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._new_pool()
             fut = self._pool.submit(_pool_block, task_id, task, self._settings)
@@ -527,7 +526,8 @@ def check_team_run_dir(run_dir: Path, grid: TeamGrid, *, resume: bool) -> None:
     """
     stored = read_team_manifest(run_dir)
     if stored is None:
-        if (run_dir / RESULTS_FILE).exists():
+        results = run_dir / RESULTS_FILE
+        if results.exists() and results.stat().st_size > 0:  # empty: a kill before the manifest was written
             raise TeamStudyUsageError(
                 f"{run_dir}: holds {RESULTS_FILE} but no {TEAM_STUDY_MANIFEST}: not a team study folder; "
                 "use a new --out"
@@ -614,6 +614,8 @@ def run_team_study(
     with writing(run_dir):
         run_dir.mkdir(parents=True, exist_ok=True)
     _build_arenas(grid, settings.arenas)
+    if read_team_manifest(run_dir) is None:
+        _write_manifest(run_dir, grid)  # before the results file exists: a team run is always told by it
     executor = executor or InProcessBlockExecutor()
     with TeamResultsStore(run_dir, max_attempts=max_attempts) as store:
         assert store.scan is not None
@@ -622,8 +624,6 @@ def run_team_study(
             raise ContractError(
                 f"{store.path}: {len(foreign)} records belong to no episode of grid {grid.name} (e.g. {foreign[0]})"
             )
-        if read_team_manifest(run_dir) is None:
-            _write_manifest(run_dir, grid)
         pending_blocks = deque(b for b in blocks if any(not store.is_done(i.episode_id) for i in b))
         already = sum(1 for i in identities if store.is_done(i.episode_id))
         done = already

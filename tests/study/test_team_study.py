@@ -13,14 +13,16 @@
 * Infrastructure faults (one pool worker — pytest-twisted runs a reactor in the test process, so episodes
   cannot run in it — and a staged ``ConnectionError`` before a real episode): rerun under the same
   id with the systems restored from the last checkpoint; final after ``max_attempts``, the block going on.
-* Ray (skipped without the optional extra): a local Ray runs a block as a streaming task.
+* Ray (``slow`` tier; skipped without the optional extra): a local Ray runs a block as a streaming task.
 
 Cost measured on the shared 2-core machine (``--durations``): see docs/pillagerbench.md "Running a team study".
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import signal
@@ -43,6 +45,7 @@ from support.team_study_support import (
 
 from mirrorcraft.contracts.teams import TeamGrid, read_team_record
 from mirrorcraft.metrics.team_results import scan_team_results
+from mirrorcraft.run import main
 from mirrorcraft.study.team_grid import load_team_grid
 from mirrorcraft.study.team_study import (
     LocalBlockExecutor,
@@ -82,9 +85,17 @@ def ministudy(tmp_path_factory: pytest.TempPathFactory) -> MiniStudy:
     env = study_env(base / "tmp")
     study = run(teams_study_cmd(grid_file, out, "--workers", "2", "--tick-rate", TICK_RATE), env)
     lines = (out / "results.jsonl").read_text().splitlines() if (out / "results.jsonl").exists() else []
-    report = run([*teams_study_cmd(grid_file, out)[:3], "report", str(out), "--bootstrap", "200"], env)
-    rerun = run(teams_study_cmd(grid_file, out, "--workers", "2", "--tick-rate", TICK_RATE), env)
+    # In this process (no episode left to play, so no reactor is needed): the report, then a rerun.
+    report = _main(["report", str(out), "--bootstrap", "200"])
+    rerun = _main(["teams", "study", str(grid_file), "--out", str(out), "--workers", "2"])
     return MiniStudy(load_team_grid(grid_file), out, study, report, rerun, lines)
+
+
+def _main(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = main(argv)
+    return subprocess.CompletedProcess(argv, code, stdout.getvalue(), stderr.getvalue())
 
 
 def test_the_mini_study_records_every_episode_once_side_balanced(ministudy: MiniStudy) -> None:
@@ -255,6 +266,7 @@ needs_ray = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow  # ~25 s on the shared 2-core machine (Ray's start included): python -m pytest -m slow ...
 @needs_ray
 def test_a_team_study_on_a_local_ray(tmp_path: Path) -> None:
     repo = Path(__file__).parents[2]
