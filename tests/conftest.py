@@ -103,6 +103,7 @@ def arena(arena_saves: Path, tmp_path: Path) -> Callable[..., Path]:
 LONGEST_FIRST = (
     "skills/test_skills_reachability.py",
     "study/test_runner_ministudy.py",
+    "study/test_team_study.py",
     "skills/test_skills_controls.py",
     "test_main_command.py",
     "study/test_runner_control.py",

@@ -571,3 +571,36 @@ class TeamGrid(_Frozen):
                 "systems": list(systems) if systems else ["random"],
             }
         )
+
+
+#: The manifest file of a team study's run folder (``OUT/team_study.json``): how ``report`` tells a team run.
+TEAM_STUDY_MANIFEST = "team_study.json"
+
+
+class TeamStudyManifest(_Frozen):
+    """What a team study's run folder was started with: the resolved grid and a digest of its episode ids.
+
+    Written once, before the first episode; a rerun or ``--resume`` into the same folder must bring the same
+    grid (the ids follow from it), and ``report RUN_DIR`` recognises a team run by this file. Not part of the
+    team record schemas (no fingerprint change): a run-folder file, like the MirrorCraft ``grid.json``.
+    """
+
+    kind: Literal["team_study"] = "team_study"
+    team_schema_version: int = TEAM_SCHEMA_VERSION
+    grid: TeamGrid
+    episodes: int = Field(ge=1)
+    blocks: int = Field(ge=1)
+    episode_ids_sha256: str = Field(
+        description="SHA-256 over the expanded episode ids, one per line, in order."
+    )
+
+    @classmethod
+    def of(cls, grid: TeamGrid) -> TeamStudyManifest:
+        """The manifest of ``grid`` (its expansion's size, block count and id digest)."""
+        ids = [i.episode_id for i in grid.expand()]
+        return cls(
+            grid=grid,
+            episodes=len(ids),
+            blocks=len(ids) // grid.block_length,
+            episode_ids_sha256=sha256_hex("\n".join(ids).encode("utf-8")),
+        )

@@ -1,5 +1,8 @@
 """CLI of the study machinery: ``study`` (run/resume a grid) and ``report`` (tables and plots of a run).
 
+``report`` serves both benchmarks: a PillagerBench team run (its ``team_study.json``, or team records in
+``results.jsonl``) gets :func:`~mirrorcraft.metrics.team_report.team_report` instead.
+
 ``mirrorcraft.run`` wires these with :func:`add_study_parser` and :func:`add_report_parser`; the module
 also runs on its own (``python -m mirrorcraft.study.report_cli report RUN_DIR``).
 
@@ -201,10 +204,19 @@ def cmd_study(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    """Write the report of a run folder and list the files."""
+    """Write the report of a run folder and list the files (a team run gets the team report)."""
     from mirrorcraft.metrics.reporting import report
+    from mirrorcraft.metrics.team_report import team_report
+    from mirrorcraft.metrics.team_results import is_team_run
 
     try:
+        if is_team_run(Path(args.run_dir)):
+            for p in team_report(
+                Path(args.run_dir), n_boot=args.bootstrap, seed=args.seed, plots=not args.no_plots,
+                include_foreign=args.include_foreign,
+            ):  # fmt: skip
+                print(p)
+            return 0
         paths = report(
             Path(args.run_dir),
             n_boot=args.bootstrap,
@@ -274,7 +286,12 @@ def add_study_parser(subparsers: Any) -> argparse.ArgumentParser:
 def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``report`` command to an argparse subparsers object and return its parser."""
     p = subparsers.add_parser(
-        "report", help="tables (Markdown, CSV) and plots of a study run folder", allow_abbrev=False
+        "report",
+        help="tables (Markdown, CSV) and plots of a study run folder (MirrorCraft or PillagerBench team run)",
+        description="A team run (team_study.json, or team records in results.jsonl) gets the team report: "
+        "teams.md, one CSV per table, scores_<scenario>.png and d_heatmap_<scenario>.png; --checkpoints, "
+        "--conflicts and --keep-line apply to MirrorCraft runs only.",
+        allow_abbrev=False,
     )
     p.add_argument("run_dir", metavar="RUN_DIR", help="run folder holding results.jsonl")
     p.add_argument("--bootstrap", type=int, default=2000, help="bootstrap replicates (default 2000)")

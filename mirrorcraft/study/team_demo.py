@@ -1,26 +1,19 @@
-"""Team episodes of a grid, one after another, and the default job's short side-balanced team demo.
+"""The default job's short side-balanced team demo, run by the team study runner.
 
-:func:`run_team_grid` plays a :class:`~mirrorcraft.contracts.TeamGrid`'s episodes in their expansion order
-(a block's episodes are consecutive): a block's two system objects are made at its first episode and kept
-across its episodes (the original's multi-round learning), each record is appended to
-``OUT/results.jsonl`` as one line, and the team tables of :mod:`mirrorcraft.metrics.teams` are written to
-``OUT/report/``. **Partial**: this is not yet the resumable team study of issue 25 (no kill-safe store with
-fault retries, no resume, no pool or Ray, no checkpoints of system state); it is what the default job's
-demo needs, and what a team study will run per block.
-
-The default job's demo (:func:`run_team_demo`): Mushroom War, ``random`` tested against the scripted
+:func:`run_team_demo` plays :func:`demo_grid` — Mushroom War, ``random`` tested against the scripted
 ``aggressive`` opponent from both sides, plus the ``do_nothing`` baseline that measures the opponent's normal
-score (S); 20 game seconds per episode at 200 ticks/s; no API key.
+score (S); 20 game seconds per episode at 200 ticks/s; no API key — through
+:func:`~mirrorcraft.study.team_study.run_team_study` in the driver process (the same runner as ``teams
+study``, so the demo's folder is a team study folder: rerunning the default job into it continues it, and
+``report`` reads it), then writes the team report (:func:`~mirrorcraft.metrics.team_report.team_report`).
+In process because the four one-episode blocks are shorter than starting two spawned workers.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mirrorcraft.agents.teams import TeamPolicy, make_team_policy
-from mirrorcraft.contracts.teams import SIDES, TeamEpisodeRecord, TeamGrid, TeamSystem
-from mirrorcraft.study.team_episode import play_team_episode
-from mirrorcraft.worlds.arenas.build import arena_id, build_arena
+from mirrorcraft.contracts.teams import TEAM_STUDY_MANIFEST, TeamEpisodeRecord, TeamGrid, TeamSystem
 
 DEMO_SECONDS = 20
 DEMO_TICK_RATE = 200.0
@@ -36,42 +29,35 @@ def demo_grid() -> TeamGrid:
     )  # fmt: skip
 
 
-def run_team_grid(grid: TeamGrid, out: Path, *, tick_rate: float = 20.0) -> list[TeamEpisodeRecord]:
-    """Play every episode of ``grid`` in order (module docstring); returns the records."""
-    out.mkdir(parents=True, exist_ok=True)
-    worlds = out / "worlds"
-    identities = grid.expand()
-    for ident in sorted({arena_id(i.scenario, i.arena_variant) for i in identities}):
-        build_arena(ident, worlds)
-    records: list[TeamEpisodeRecord] = []
-    policies: dict[str, TeamPolicy] = {}
-    with (out / "results.jsonl").open("a", encoding="utf-8") as results:
-        for identity in identities:
-            if identity.block_index == 0:  # a new block: fresh system objects, kept across its episodes
-                policies = {side: make_team_policy(identity.system_of(side)) for side in SIDES}
-            record = play_team_episode(identity, policies, arenas=worlds, tick_rate=tick_rate)
-            results.write(record.model_dump_json() + "\n")
-            results.flush()
-            records.append(record)
-    return records
-
-
 def run_team_demo(out: Path, *, tick_rate: float = DEMO_TICK_RATE) -> int:
-    """The default job's team demo: play :func:`demo_grid`, print each episode and P/D per side, write the
-    team tables; returns 0."""
-    from mirrorcraft.metrics.teams import team_tables, write_team_tables
+    """The default job's team demo: play :func:`demo_grid` with the team study runner, print each episode and
+    P/D per side, write the team report; returns 0 (1 when an episode ended in an infrastructure fault)."""
+    from mirrorcraft.metrics.team_report import team_report
+    from mirrorcraft.metrics.team_results import load_team_run
+    from mirrorcraft.study.team_study import TeamRunSettings, run_team_study
 
     grid = demo_grid()
     print(f"PillagerBench demo: Mushroom War, random vs aggressive from both sides + the do_nothing baseline "
-          f"({len(grid.expand())} episodes of {grid.game_seconds} game s, {tick_rate:g} t/s) → {out}")  # fmt: skip
-    records = run_team_grid(grid, out, tick_rate=tick_rate)
+          f"({grid.size()} episodes of {grid.game_seconds} game s, {tick_rate:g} t/s) → {out}")  # fmt: skip
+    old = out / "results.jsonl"
+    if old.exists() and not (out / TEAM_STUDY_MANIFEST).exists():  # a demo folder from before team studies
+        old.rename(out / "results.before-team-study.jsonl")
+        print(
+            f"(an older demo's {old.name} without a manifest was moved aside: results.before-team-study.jsonl)"
+        )
+    summary = run_team_study(out, grid, TeamRunSettings(arenas=out / "worlds", tick_rate=tick_rate), log=None)
+    records: list[TeamEpisodeRecord] = load_team_run(out)[0]
+    order = {i.episode_id: k for k, i in enumerate(grid.expand())}
+    records.sort(key=lambda r: order.get(r.episode_id, len(order)))
     print(f"{'tested':<11}{'side':<6}{'P':>5}{'opponent':>10}{'D':>6}")
     for r in records:
-        own = getattr(r.outcome, r.identity.tested_side)
-        other = getattr(r.outcome, r.identity.opponent_side)
+        if r.is_fault:
+            print(f"{r.identity.tested.id:<11}{r.identity.tested_side:<6}  infrastructure fault")
+            continue
+        own, other = r.tested_score, r.opponent_score
         print(f"{r.identity.tested.id:<11}{r.identity.tested_side:<6}{own:>5g}{other:>10g}{own - other:>+6g}")
-    paths = write_team_tables(
-        team_tables(records, n_boot=200), out / "report", title="Default job: team demo"
+    paths = team_report(out, n_boot=200, title="Default job: team demo")
+    print(
+        f"team records: {out / 'results.jsonl'}; tables: {paths[0]} (python -m mirrorcraft.run report {out})"
     )
-    print(f"team records: {out / 'results.jsonl'}; tables: {paths[0]}")
-    return 0
+    return 1 if summary.final_faults else 0

@@ -1,0 +1,143 @@
+"""``report RUN_DIR`` for a team run: the team tables (Markdown, CSV), score-over-time plots, D heat maps.
+
+One ``report`` command serves both benchmarks: :func:`~mirrorcraft.metrics.team_results.is_team_run` tells a
+team run by its manifest (``team_study.json``) or, in a folder without one, by its records, and the CLI calls
+:func:`team_report` instead of :func:`~mirrorcraft.metrics.reporting.report`. Written into ``RUN_DIR/report/``:
+
+* ``teams.md`` — a header (the grid, episodes recorded and pending, excluded records and why, ignored lines)
+  and every table of :func:`~mirrorcraft.metrics.teams.team_tables` (per scenario; the cross-scenario pool
+  only as the labelled extra);
+* ``<table>.csv`` — one per table, unrounded (:func:`~mirrorcraft.metrics.teams.write_team_tables`' files);
+* ``scores_<scenario>.png`` and ``d_heatmap_<scenario>.png`` (:mod:`mirrorcraft.metrics.team_plots`).
+
+**Which records**: the final record of each episode (:func:`~mirrorcraft.metrics.team_results.load_team_run`);
+infrastructure-fault records are listed and excluded from every metric; with a manifest, records of
+episodes outside its grid are listed and excluded unless ``include_foreign``. The folder is swapped in whole,
+as the MirrorCraft report does, so an interrupted report never leaves half a ``report/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from mirrorcraft.contracts.teams import TeamEpisodeRecord
+from mirrorcraft.metrics.reporting import LISTED, REPORT_DIR, STAGING_PREFIX, _clean_staging, _swap_in
+from mirrorcraft.metrics.results import writing
+from mirrorcraft.metrics.team_results import TeamResultsScan, load_team_run
+from mirrorcraft.metrics.teams import team_tables, write_team_tables
+
+__all__ = ["team_report"]
+
+
+def _describe(r: TeamEpisodeRecord) -> str:
+    i = r.identity
+    return (
+        f"{r.episode_id} ({i.scenario} {i.arena_variant}, {i.tested.label} {i.tested_side} vs {i.opponent.label}, "
+        f"rep {i.repeat} #{i.block_index})"
+    )
+
+
+def _header(
+    records: list[TeamEpisodeRecord],
+    used: list[TeamEpisodeRecord],
+    foreign: list[TeamEpisodeRecord],
+    scan: TeamResultsScan,
+    grid_size: int | None,
+    grid_name: str | None,
+) -> list[str]:
+    faults = [r for r in used if r.is_fault]
+    lines = [
+        f"Grid: {grid_name or '(no team_study.json: every record of the folder is used)'}"
+        + (f", {grid_size} episodes" if grid_size is not None else ""),
+        "",
+        f"Episodes recorded: {len(used)}"
+        + (f" of {grid_size}; pending {grid_size - len(used)}" if grid_size else ""),
+        f"Valid episodes in the metrics: {len(used) - len(faults)}; infrastructure-fault records excluded: "
+        f"{len(faults)}",
+    ]
+    for r in faults[:LISTED]:
+        lines.append(f"  - fault: {_describe(r)}: {r.infrastructure_faults[-1].message[:160]}")
+    if foreign:
+        lines.append(f"Records of episodes outside the grid, excluded: {len(foreign)}")
+        lines += [f"  - {_describe(r)}" for r in foreign[:LISTED]]
+    if scan.bad_lines:
+        lines.append(f"Ignored lines of results.jsonl: {len(scan.bad_lines)}")
+        lines += [f"  - {b}" for b in scan.bad_lines[:LISTED]]
+    if scan.duplicates:
+        lines.append(f"Identical duplicate records ignored: {len(scan.duplicates)}")
+    retried = sum(1 for recs in scan.attempts.values() for r in recs if r.is_fault) - len(faults)
+    if retried > 0:
+        lines.append(f"Fault attempts that were rerun under the same id: {retried}")
+    agent_faults = sum(len(r.agent_faults) for r in used if not r.is_fault)
+    if agent_faults:
+        lines.append(
+            f"Agent faults inside valid episodes (an agent disconnected, crashed or stopped): {agent_faults}"
+        )
+    return [ln if ln == "" or ln.startswith("  ") else ln + "  " for ln in lines]
+
+
+def team_report(
+    run_dir: Path | str,
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    plots: bool = True,
+    include_foreign: bool = False,
+    title: str | None = None,
+) -> list[Path]:
+    """Write the team report of ``run_dir`` into ``run_dir/report/`` (module docstring).
+
+    Returns:
+        The written files: ``teams.md``, the CSVs, then the PNGs.
+
+    Raises:
+        ContractError: no results file, an invalid manifest, conflicting records.
+        RunFolderError: the report folder cannot be written.
+    """
+    from mirrorcraft.metrics.team_plots import plot_d_heatmap, plot_team_scores
+
+    run_dir = Path(run_dir)
+    records, scan, manifest = load_team_run(run_dir)
+    if manifest is not None:
+        ids = {i.episode_id for i in manifest.grid.expand()}
+        used = [r for r in records if r.episode_id in ids or include_foreign]
+        foreign = [r for r in records if r.episode_id not in ids and not include_foreign]
+        grid_size, grid_name = manifest.episodes, manifest.grid.name
+    else:
+        used, foreign, grid_size, grid_name = records, [], None, None
+    tables = team_tables(used, n_boot=n_boot, seed=seed)
+    scenarios = [s for s in ("mushroom_war", "dash_and_dine") if any(t.name == f"teams_{s}" for t in tables)]
+    out = run_dir / REPORT_DIR
+    with writing(out, then="rerun the report (the previous report/ is unchanged)", exact=True):
+        _clean_staging(run_dir)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=run_dir))
+        try:
+            written = write_team_tables(tables, staging, title=title or f"Team report: {run_dir.name}")
+            md = staging / "teams.md"
+            body = md.read_text(encoding="utf-8")
+            head, _, rest = body.partition("\n\n")
+            md.write_text(
+                head
+                + "\n\n"
+                + "\n".join(_header(records, used, foreign, scan, grid_size, grid_name))
+                + "\n\n"
+                + rest,
+                encoding="utf-8",
+            )
+            if plots:
+                for sc in scenarios:
+                    p = plot_team_scores(used, sc, staging / f"scores_{sc}.png", n_boot=n_boot, seed=seed)
+                    if p is not None:
+                        written.append(p)
+                    results = next(t for t in tables if t.name == f"teams_{sc}")
+                    h = plot_d_heatmap(results, sc, staging / f"d_heatmap_{sc}.png")
+                    if h is not None:
+                        written.append(h)
+            names = [p.name for p in written]
+            _swap_in(staging, out)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+    return [out / n for n in names]
