@@ -29,8 +29,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from mirrorcraft.agents.teams import GameBriefing, TeamPolicy, TeamView, register_team_policy
-from mirrorcraft.contracts import SkillCall
+from mirrorcraft.agents.teams import GameBriefing, TeamPolicy, register_team_policy
+from mirrorcraft.contracts import SkillCall, TeamObservation
 from mirrorcraft.contracts.teams import other_side
 
 SLIME = "minecraft:slime_block"
@@ -90,8 +90,8 @@ class _MushroomWarOpponent(TeamPolicy):
     def second(self, player: str) -> Iterator[SkillCall]:
         raise NotImplementedError
 
-    async def act(self, view: TeamView) -> SkillCall | None:
-        self.last[view.player] = view.last_result
+    async def act(self, view: TeamObservation) -> SkillCall | None:
+        self.last[view.player] = view.last_result.report if view.last_result is not None else None
         return next(self.roles[view.player], None)
 
 
@@ -190,10 +190,10 @@ class Berries(TeamPolicy):
                 yield SkillCall.create("mine", {"block": crop, "count": 8})
         yield from self._farmer()
 
-    async def act(self, view: TeamView) -> SkillCall | None:
+    async def act(self, view: TeamObservation) -> SkillCall | None:
         step = next(self.roles[view.player], None)
         if step == "deliver":
-            n = view.inventory.get(self.BERRIES, 0)
+            n = view.count(self.BERRIES)
             if n <= 0:
                 return await self.act(view)  # nothing picked: farm again
             return SkillCall.create("give", {"item": self.BERRIES, "count": min(n, 64), "player": self.judge})
