@@ -286,25 +286,35 @@ class Smelt(BaseSkill):
         ctx = self.ctx
         inv = ctx.body.inventory
         require_item(args.input)
-        require_item(args.fuel)
+        own_fuel = args.fuel is None  # ``cook`` without carried fuel: the device's own (its fuel slot)
+        if not own_fuel:
+            require_item(args.fuel)
         have = ctx.inventory()
         n = min(args.count, ctx.limits.smelt_max_items, have.get(args.input, 0))
         if n < 1:
             raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.input} to smelt")
-        fuel_n = min(math.ceil(n * COOK_TICKS / burn_ticks(args.fuel)), have.get(args.fuel, 0))
-        if args.fuel == args.input:
-            fuel_n = min(fuel_n, have.get(args.fuel, 0) - n)
-        if fuel_n < 1:
-            raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.fuel} left to burn")
+        fuel_n = 0
+        if not own_fuel:
+            fuel_n = min(math.ceil(n * COOK_TICKS / burn_ticks(args.fuel)), have.get(args.fuel, 0))
+            if args.fuel == args.input:
+                fuel_n = min(fuel_n, have.get(args.fuel, 0) - n)
+            if fuel_n < 1:
+                raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.fuel} left to burn")
         device = f"minecraft:{args.device}"
         win = await open_station(ctx, device, (device,), deadline, progress)
+        if own_fuel and win.slots[1] is None and win.properties.get(0, 0) <= 0:
+            await inv.close()
+            raise SkillFailed(
+                FailureReason.MISSING_ITEMS, f"the {args.device} has no fuel and you carry none"
+            )
         try:
             await clear_slots(ctx, [2])  # output left from before is not this call's product
             if win.slots[0] is not None and win.slots[0].item_id != item(args.input).id:
                 await clear_slots(ctx, [0])
             start_input = win.slots[0].count if win.slots[0] is not None else 0
             last = place_items(ctx, [(0, args.input)], n)
-            last = place_items(ctx, [(1, args.fuel)], fuel_n) or last
+            if not own_fuel:
+                last = place_items(ctx, [(1, args.fuel)], fuel_n) or last
             if last is not None:
                 await last
             loaded = (win.slots[0].count if win.slots[0] is not None else 0) - start_input
@@ -339,7 +349,7 @@ class Smelt(BaseSkill):
             if ctx.now() >= deadline and consumed < loaded:
                 progress.reason = FailureReason.TIMEOUT
         finally:
-            await clear_slots(ctx, [0, 1, 2])
+            await clear_slots(ctx, [0, 2] if own_fuel else [0, 1, 2])  # the device's own fuel stays in it
             await inv.close()
 
 
