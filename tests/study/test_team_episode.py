@@ -121,7 +121,11 @@ async def test_team_observation_and_chat_log_come_from_the_bodies(arena_saves: P
     record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, tick_rate=100,
                                     setup=scene)  # fmt: skip
     assert read_team_record(record.model_dump_json()) == record
-    calls = [(t.player, a.call.args, a.report.status, a.report.message) for t in record.trajectories for a in t.actions]
+    calls = [
+        (t.player, a.call.args, a.report.status, a.report.message)
+        for t in record.trajectories
+        for a in t.actions
+    ]
     # the chat log: each of the four lines once, with its sender, side, channel and translation key
     logged = sorted((c.sender, c.side, c.channel, c.text, c.translate) for c in record.chat)
     assert logged == [
