@@ -356,7 +356,7 @@ class CakeBeetroot(_DashAndDineOpponent):
             yield self.call("farm", crop=M + "beetroots", count=6)
             yield None
             if self.held(player, BEETROOT) >= 6 and self.held(player, BOWL) >= 1:
-                soup = [[BEETROOT, BEETROOT, BEETROOT], [BEETROOT, BOWL, BEETROOT], [None, None, None]]
+                soup = [[BEETROOT] * 3, [BEETROOT] * 3, [BOWL, None, None]]  # 6 beetroots and a bowl
                 yield self.craft(soup, 1)
                 yield from self.deliver(player, SOUP)
 

@@ -250,3 +250,42 @@ async def test_potato_cookie_bakes_potatoes_makes_cookies_and_destroys_berries_a
     # scored: baked potatoes (11), potatoes (1.6) and cookies (2.4; 8 a craft)
     assert record.outcome.blue >= 11 + 8 * 2.4 - 1e-6, (record.outcome, calls)
     assert _score_of(record.outcome.blue, [11.0, 1.6, 2.4]), record.outcome
+
+
+@pytest_twisted.ensureDeferred
+async def test_cake_beetroot_crafts_and_delivers_soup_once_it_holds_six_beetroots() -> None:
+    """The soup branch, which the 75 s episode rarely reaches, on hand-made observations (no server): after the
+    bowls, a beetroot harvest and the four stem kinds, a harvest that leaves 6 beetroots and a bowl is
+    followed by the soup (6 beetroots and a bowl at the table), the walk to Blue_Server and the give."""
+    from mirrorcraft.agents.teams import GameBriefing
+    from mirrorcraft.contracts import TeamObservation
+
+    policy = make_team_policy(TeamSystem(id="cake_beetroot"))
+    facts = {"judges": {"blue": "Blue_Server"}, "judge_spots": {"blue": (-1, -60, 7)}, "points": POINTS}
+    policy.pre_game(GameBriefing("dash_and_dine", "blue", ("Byte", "Blink"), 0, 1, facts=facts))
+
+    def view(**held: int) -> TeamObservation:
+        return TeamObservation(
+            player="Blink", side="blue", teammate="Byte", position={"x": 0, "y": -60, "z": 0},
+            survival={"health": 20, "food": 20}, equipment={}, nearby_blocks=[], nearby_entities=[],
+            dropped_items=[], last_result=None, effects=[], skills=[], failure_constraints=[],
+            inventory=[{"item": f"minecraft:{k}", "count": n} for k, n in held.items()],
+        )  # fmt: skip
+
+    names = [(await policy.act(view(bowl=64))) for _ in range(6)]
+    assert [c.name for c in names] == ["take", "farm", "mine", "mine", "mine", "mine"]
+    # each view is what the player holds after the previous call
+    assert (await policy.act(view(bowl=64))).name == "farm"
+    assert await policy.act(view(bowl=64, beetroot=2)) is None  # a game second passes
+    assert (await policy.act(view(bowl=64, beetroot=2))).name == "farm"  # 2 beetroots: no soup, farm again
+    assert await policy.act(view(bowl=64, beetroot=6)) is None
+    soup = await policy.act(view(bowl=64, beetroot=6))
+    cells = [c for row in soup.args["grid"] for c in row if c]
+    assert soup.name == "craft_grid" and sorted(cells) == ["minecraft:beetroot"] * 6 + ["minecraft:bowl"]
+    walk = await policy.act(view(bowl=63, beetroot_soup=1))
+    give = await policy.act(view(bowl=63, beetroot_soup=1))
+    assert walk.name == "go_to" and give.args == {
+        "item": "minecraft:beetroot_soup",
+        "count": 1,
+        "player": "Blue_Server",
+    }

@@ -200,6 +200,41 @@ async def test_cook_burns_the_furnaces_own_coal_when_none_is_carried(server) -> 
 
 
 @pytest_twisted.ensureDeferred
+async def test_the_dash_and_dine_foods_crafted_as_the_opponents_lay_them_out(server) -> None:
+    # the grids of cake_beetroot, melon_pumpkin and potato_cookie (the recipes are the server's datapack's)
+    body, skills = await _player(server, "Raze", (-9.5, -60.0, 0.5))
+    try:
+        m = "minecraft:"
+        for item, n in (("beetroot", 6), ("bowl", 1), ("pumpkin", 1), ("sugar_cane", 1), ("egg", 1),
+                        ("wheat", 2), ("cocoa_beans", 1)):  # fmt: skip
+            server.give_item("Raze", item, n)
+        await body.sleep(0.2)
+        b = m + "beetroot"
+        grids = [
+            ("crafting_table", [[b, b, b], [b, b, b], [m + "bowl", None, None]], "beetroot_soup", 1),
+            ("inventory", [[m + "sugar_cane", None], [None, None]], "sugar", 1),
+            ("inventory", [[m + "pumpkin", m + "sugar"], [m + "egg", None]], "pumpkin_pie", 1),
+            (
+                "crafting_table",
+                [[m + "wheat", m + "cocoa_beans", m + "wheat"], [None] * 3, [None] * 3],
+                "cookie",
+                8,
+            ),
+        ]
+        for station, grid, food, n in grids:
+            report = await skills.run("craft_grid", workstation=station, grid=grid, count=1)
+            assert report.status == "success" and report.inventory_delta.get(m + food) == n, (food, report)
+        counts = server_counts(server, "Raze")
+        assert (counts.get(m + "beetroot_soup"), counts.get(m + "pumpkin_pie"), counts.get(m + "cookie")) == (
+            1,
+            1,
+            8,
+        )
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_take_from_the_arena_chests(server) -> None:
     buckets, bowls, eggs = (-7, -60, -7), (-3, -59, -1), (-7, -60, 5)
     body, skills = await _player(server, "Blink", (-5.5, -60.0, -6.5))
