@@ -17,11 +17,11 @@ Our readings: "clear slime" is ``mine slime_block`` after walking back to the ow
 takes the nearest known blocks, and the player may stand in the other area); "harvest" is ``mine`` of the
 own cap block (its drops are picked up); "destroy the opponent's caps" is ``mine`` of the opponent's cap
 block (it exists only in their area); slime is placed on free ground cells (the arena's floor level)
-drawn from the system's own stream, seeded by the episode seed and the player. The Dash & Dine opponents
-are here as far as built: **berries** — farm and deliver berries, the second player first destroying the
-potato and beetroot crops (``farm`` of ripe bushes, ``give`` to the team's judge player, ``mine`` of the
-crops). cake_beetroot, melon_pumpkin and potato_cookie are not built yet (their crafting chains: milk,
-sugar, eggs and wheat into a cake; soups; pies; cookies).
+drawn from the system's own stream, seeded by the episode seed and the player.
+
+The Dash & Dine opponents (shared/spec/pillagerbench.md "Scenario 2"; the roles read from the original's
+bot scripts, ``agents/scripts/dash_and_dine_<opponent>_<0|1>.js``, facts only) are below
+(:class:`_DashAndDineOpponent`): berries, cake_beetroot, melon_pumpkin, potato_cookie.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from mirrorcraft.agents.teams import GameBriefing, TeamPolicy, TeamView, register_team_policy
-from mirrorcraft.contracts import SkillCall
+from mirrorcraft.agents.teams import GameBriefing, TeamPolicy, register_team_policy
+from mirrorcraft.contracts import SkillCall, TeamObservation
 from mirrorcraft.contracts.teams import other_side
+from mirrorcraft.errors import ContractError
 
 SLIME = "minecraft:slime_block"
 CLEAR_BATCH = 8  # "clears slime 8 blocks at a time", "places 8 slime blocks"
@@ -90,8 +91,8 @@ class _MushroomWarOpponent(TeamPolicy):
     def second(self, player: str) -> Iterator[SkillCall]:
         raise NotImplementedError
 
-    async def act(self, view: TeamView) -> SkillCall | None:
-        self.last[view.player] = view.last_result
+    async def act(self, view: TeamObservation) -> SkillCall | None:
+        self.last[view.player] = view.last_result.report if view.last_result is not None else None
         return next(self.roles[view.player], None)
 
 
@@ -190,11 +191,265 @@ class Berries(TeamPolicy):
                 yield SkillCall.create("mine", {"block": crop, "count": 8})
         yield from self._farmer()
 
-    async def act(self, view: TeamView) -> SkillCall | None:
+    async def act(self, view: TeamObservation) -> SkillCall | None:
         step = next(self.roles[view.player], None)
         if step == "deliver":
-            n = view.inventory.get(self.BERRIES, 0)
+            n = view.count(self.BERRIES)
             if n <= 0:
                 return await self.act(view)  # nothing picked: farm again
             return SkillCall.create("give", {"item": self.BERRIES, "count": min(n, 64), "player": self.judge})
         return step
+
+
+# ---- Dash & Dine ---------------------------------------------------------------------------------------------
+
+
+class _DashAndDineOpponent(TeamPolicy):
+    """Dash & Dine opponents: each player a generator of skill calls (``None`` lets a game second pass),
+    restarted every episode; a generator reads its player's latest :class:`TeamObservation` in
+    ``self.views`` (inventory counts) after each call.
+
+    What they know is what every system is told (the briefing's facts): the team's judge player and where it
+    stands, and the points of interest of the arena being played (``points``: the chests, furnaces, crafting
+    tables and farms of the original's scenario description). Recipes are written as crafting grids, as any
+    system would write them; whether a grid makes something is the server's.
+
+    Settings (``TeamSystem.settings``, all optional, for short test episodes; the defaults are the
+    original's numbers): ``round`` — cake_beetroot's cakes per round (5; it milks 3 per cake first);
+    potato_cookie's potatoes baked per furnace visit (8, the original's ``smeltItem`` count) and cookie crafts per round (8, with 2 wheat and one cocoa pod harvested per
+    craft).
+    """
+
+    #: settings → default (the original's numbers); subclasses add theirs.
+    DEFAULTS: dict[str, int] = {}
+
+    def pre_game(self, briefing: GameBriefing) -> None:
+        super().pre_game(briefing)
+        facts = briefing.facts
+        self.judge = facts["judges"][briefing.side]
+        self.judge_spot = tuple(facts["judge_spots"][briefing.side])
+        self.points = {k: tuple(v) for k, v in facts.get("points", {}).items()}
+        self.opts = dict(self.DEFAULTS)
+        for key, value in self.system.settings.items():
+            if key in self.DEFAULTS:
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    raise ContractError(f"{self.id}: setting {key} must be a positive integer, got {value!r}")
+                self.opts[key] = value
+        first, second = briefing.players
+        self.views: dict[str, TeamObservation] = {}
+        self.roles = {first: self.first(first), second: self.second(second)}
+
+    async def act(self, view: TeamObservation) -> SkillCall | None:
+        self.views[view.player] = view
+        return next(self.roles[view.player], None)
+
+    # ---- building blocks ---------------------------------------------------------------------------------
+
+    def held(self, player: str, item: str) -> int:
+        view = self.views.get(player)
+        return 0 if view is None else view.count(item)
+
+    def point(self, label: str) -> tuple[int, int, int]:
+        try:
+            return self.points[label]  # type: ignore[return-value]
+        except KeyError:
+            raise ContractError(f"{self.id}: the briefing names no point {label!r}") from None
+
+    @staticmethod
+    def call(name: str, **args: object) -> SkillCall:
+        return SkillCall.create(name, args)
+
+    def take(self, item: str, count: int, label: str) -> SkillCall:
+        x, y, z = self.point(label)
+        return self.call("take", item=item, count=count, x=x, y=y, z=z)
+
+    def go_to(self, label: str) -> SkillCall:
+        x, y, z = self.point(label)
+        return self.call("go_to", x=x, y=y, z=z)
+
+    def deliver(self, player: str, item: str) -> Iterator[SkillCall | None]:
+        """Walk to the team's judge player and toss it every ``item`` held (nothing when none is held)."""
+        if self.held(player, item) <= 0:
+            return
+        x, y, z = self.judge_spot
+        yield self.call("go_to", x=x - 2, y=y, z=z)  # beside the judge, on the arena's side
+        n = self.held(player, item)
+        if n > 0:
+            yield self.call("give", item=item, count=min(n, 64), player=self.judge)
+
+    def harvest_cane(self) -> Iterator[SkillCall | None]:
+        """Break the sugar cane of the farm at two blocks above the ground (the original's
+        ``harvestSugarCane(bot, -61)``: the bottom block stays and regrows). The farm is 3 wide around its
+        coordinate (the description); a cell without cane fails at once (``not_found``)."""
+        x0, y0, z0 = self.point("sugar cane farm")
+        for x in (x0 - 1, x0, x0 + 1):
+            for z in (z0 - 1, z0, z0 + 1):
+                yield self.call("break_at", x=x, y=y0 + 1, z=z)
+
+    def craft(self, grid: list[list[str | None]], count: int, table: bool = True) -> SkillCall:
+        return self.call(
+            "craft_grid", grid=grid, workstation="crafting_table" if table else "inventory", count=count
+        )
+
+    def first(self, player: str) -> Iterator[SkillCall | None]:
+        raise NotImplementedError
+
+    def second(self, player: str) -> Iterator[SkillCall | None]:
+        raise NotImplementedError
+
+
+M = "minecraft:"
+EGG, BUCKET, MILK, SUGAR, CANE, WHEAT = (
+    M + n for n in ("egg", "bucket", "milk_bucket", "sugar", "sugar_cane", "wheat")
+)
+BOWL, BEETROOT, SOUP = M + "bowl", M + "beetroot", M + "beetroot_soup"
+
+
+@register_team_policy
+class CakeBeetroot(_DashAndDineOpponent):
+    """Dash & Dine's cake_beetroot opponent.
+
+    * First player (the original's ``dash_and_dine_cake_beetroot_0``): takes the eggs of the egg chest and
+      the 16 buckets of the bucket chest; then, round after round, milks the cow with every bucket it holds
+      (at most 3 per cake of the round: 15 for the original's 5), and for each cake of the round harvests
+      sugar cane (two above the ground) and 3 ripe wheat (replanted), crafts 2 sugar and the cake (3 milk,
+      2 sugar, an egg, 3 wheat; the buckets come back); it gives the round's cakes to its judge player and
+      takes the eggs laid since.
+    * Second player (``..._1``): takes the 64 bowls of the bowl chest, harvests the ripe beetroots
+      (replanted), **destroys the melon and pumpkin stems** (the other team's melon slices and pies), then
+      harvests beetroots again and again; whenever it holds 6 beetroots it crafts a beetroot soup (6
+      beetroots and a bowl) and gives it to its judge player.
+    """
+
+    id = "cake_beetroot"
+    DEFAULTS = {"round": 5}
+    STEMS = tuple(
+        M + s for s in ("attached_melon_stem", "attached_pumpkin_stem", "melon_stem", "pumpkin_stem")
+    )
+
+    def first(self, player: str) -> Iterator[SkillCall | None]:
+        cakes = self.opts["round"]
+        yield self.take(EGG, 16, "egg chest")
+        yield self.take(BUCKET, 16, "bucket chest")
+        while True:
+            yield None
+            for _ in range(3 * cakes):
+                if self.held(player, BUCKET) <= 0:
+                    break
+                yield self.call("use", item=BUCKET, entity=M + "cow")
+            for _ in range(cakes):
+                yield None
+                yield from self.harvest_cane()
+                yield self.call("farm", crop=WHEAT, count=3)
+                yield self.craft([[CANE, None], [None, None]], 2, table=False)  # 2 sugar
+                cake = [[MILK, MILK, MILK], [SUGAR, EGG, SUGAR], [WHEAT, WHEAT, WHEAT]]
+                yield self.craft(cake, 1)
+            yield from self.deliver(player, M + "cake")
+            yield self.take(EGG, 16, "egg chest")
+
+    def second(self, player: str) -> Iterator[SkillCall | None]:
+        yield self.take(BOWL, 64, "bowl chest")
+        yield self.call("farm", crop=M + "beetroots", count=6)
+        for stem in self.STEMS:  # the original's destroyMelonPumpkins: every stem within reach of its search
+            yield self.call("mine", block=stem, count=8)
+        while True:
+            yield self.call("farm", crop=M + "beetroots", count=6)
+            yield None
+            if self.held(player, BEETROOT) >= 6 and self.held(player, BOWL) >= 1:
+                soup = [[BEETROOT] * 3, [BEETROOT] * 3, [BOWL, None, None]]  # 6 beetroots and a bowl
+                yield self.craft(soup, 1)
+                yield from self.deliver(player, SOUP)
+
+
+@register_team_policy
+class MelonPumpkin(_DashAndDineOpponent):
+    """Dash & Dine's melon_pumpkin opponent (no sabotage).
+
+    * First player (``dash_and_dine_melon_pumpkin_0``): again and again breaks the melons of the melon and
+      pumpkin farm (the stems stay and grow new ones) and gives the melon slices to its judge player.
+    * Second player (``..._1``): again and again takes the eggs laid in the egg chest, harvests sugar cane
+      and the pumpkins, crafts up to 3 sugar and 3 pumpkin pies (pumpkin, sugar, egg) and gives the pies to
+      its judge player. Pies need eggs, and the egg farm lays about 2 a minute, so pies are few (as in the
+      original).
+    """
+
+    id = "melon_pumpkin"
+    MELON, PUMPKIN, PIE = M + "melon", M + "pumpkin", M + "pumpkin_pie"
+
+    def first(self, player: str) -> Iterator[SkillCall | None]:
+        while True:
+            yield self.go_to("melon pumpkin farm")
+            yield self.call("mine", block=self.MELON, count=5)
+            yield None
+            yield from self.deliver(player, M + "melon_slice")
+
+    def second(self, player: str) -> Iterator[SkillCall | None]:
+        while True:
+            yield self.take(EGG, 16, "egg chest")
+            yield None
+            yield from self.harvest_cane()
+            yield self.go_to("melon pumpkin farm")
+            yield self.call("mine", block=self.PUMPKIN, count=5)
+            yield self.craft([[CANE, None], [None, None]], 3, table=False)
+            yield self.craft([[self.PUMPKIN, SUGAR], [EGG, None]], 3, table=False)
+            yield from self.deliver(player, self.PIE)
+
+
+@register_team_policy
+class PotatoCookie(_DashAndDineOpponent):
+    """Dash & Dine's potato_cookie opponent.
+
+    * First player (``dash_and_dine_potato_cookie_0``): takes the netherite hoe of the gold chest, harvests
+      the ripe potatoes (replanted), **destroys the sweet berry bushes**, tills the berry farm's ground with
+      the hoe and plants potatoes there (the original tills every bare dirt block in reach and plants
+      potatoes on every farmland); then again and again harvests potatoes, bakes up to 8 in a furnace (its
+      own coal) and gives the baked potatoes — and any raw potatoes left — to its judge player.
+    * Second player (``..._1``): harvests the ripe wheat (replanted), **destroys the carrots**, then again
+      and again harvests wheat and the ripe cocoa pods and crafts cookies (wheat, cocoa beans, wheat: 8 a
+      craft, up to 8 crafts) and gives them to its judge player.
+
+    Our readings: the tilled cells are the berry farm's 3 x 3 ground cells (our ground is grass, not the
+    bare dirt the original's ``tillLand`` looks for); cocoa is harvested but not replanted (``farm`` makes no
+    face choice against a log: docs/skills.md), so the cocoa farm runs out after its pods.
+    """
+
+    id = "potato_cookie"
+    DEFAULTS = {"round": 8}
+    POTATO, BAKED, HOE = M + "potato", M + "baked_potato", M + "netherite_hoe"
+    COCOA, COOKIE = M + "cocoa_beans", M + "cookie"
+
+    def first(self, player: str) -> Iterator[SkillCall | None]:
+        n = self.opts["round"]
+        yield self.take(self.HOE, 1, "gold chest")
+        yield self.call("farm", crop=M + "potatoes", count=16)  # every ripe one (the original: up to 20)
+        for _ in range(2):  # 9 bushes, 8 per call (mine's cap)
+            yield self.call("mine", block=M + "sweet_berry_bush", count=8)
+        x0, y0, z0 = self.point("sweet berry farm")
+        for x in (x0 - 1, x0, x0 + 1):
+            for z in (z0 - 1, z0, z0 + 1):
+                if self.held(player, self.HOE) > 0:
+                    yield self.call("use", item=self.HOE, x=x, y=y0 - 1, z=z)
+                if self.held(player, self.POTATO) > 0:
+                    yield self.call("use", item=self.POTATO, x=x, y=y0 - 1, z=z)
+        while True:
+            yield self.call("farm", crop=M + "potatoes", count=16)
+            yield None
+            held = self.held(player, self.POTATO)
+            if held > 0:
+                yield self.call("cook", input=self.POTATO, count=min(held, n))
+            yield from self.deliver(player, self.BAKED)
+            yield from self.deliver(player, self.POTATO)
+
+    def second(self, player: str) -> Iterator[SkillCall | None]:
+        n = self.opts["round"]
+        wheat = min(2 * n, 16)  # two wheat a craft (the original harvests every ripe one, up to 20)
+        yield self.call("farm", crop=WHEAT, count=wheat)
+        yield self.call("mine", block=M + "carrots", count=6)
+        while True:
+            yield self.call("farm", crop=WHEAT, count=wheat)
+            yield None
+            yield self.call("farm", crop=M + "cocoa", count=n)
+            crafts = min(self.held(player, WHEAT) // 2, self.held(player, self.COCOA), n)
+            if crafts > 0:
+                yield self.craft([[WHEAT, self.COCOA, WHEAT], [None, None, None], [None, None, None]], crafts)
+            yield from self.deliver(player, self.COOKIE)

@@ -6,15 +6,16 @@ for each of its players whenever that player is free (the two players run concur
 :meth:`TeamPolicy.post_game` with the episode's outcome; :meth:`checkpoint` / :meth:`restore` carry its
 state across a resumed study.
 
-What a player is shown is a :class:`TeamView`. **Interim**: it is this module's dataclass, not yet a
-versioned contract (the team observation of issue 25 — sidebar, recent team chat, the time left only when a
-documented setting says so — lands with the team skills of issue 24, which bring the body's chat and
-scoreboard modules). It never shows the judges' rules, the arena's identity or the episode length.
+What a player is shown is the versioned :class:`~mirrorcraft.contracts.TeamObservation` (the player part
+of the MirrorCraft observation, its side and team mate, the sidebar, recent chat, and the time left only with
+the documented setting ``show_time_left``; ``docs/schemas/team_observation.schema.json``). It never shows the
+judges' rules, the arena's identity or the episode length. The scenario's public description is the
+:class:`GameBriefing`'s, given once before an episode.
 
 Built-in here: ``do_nothing`` (the baseline S's normal score is measured against) and ``random`` (random skill
 calls with random valid arguments, seeded from the episode seed and the player). The scenario opponents
-(passive, balanced, aggressive, slimy; berries, cake_beetroot, melon_pumpkin, potato_cookie) need the team
-skills of issue 24 and are not built yet.
+(passive, balanced, aggressive, slimy; berries, cake_beetroot, melon_pumpkin, potato_cookie) are in
+:mod:`mirrorcraft.agents.team_opponents`.
 """
 
 from __future__ import annotations
@@ -24,22 +25,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from mirrorcraft.contracts import OutcomeReport, SkillCall
+from mirrorcraft.contracts import SkillCall, TeamObservation
 from mirrorcraft.contracts.teams import TeamOutcome, TeamSystem
 from mirrorcraft.errors import ContractError
-
-
-@dataclass(frozen=True)
-class TeamView:
-    """What one player of a team system sees when it is free to act (interim: module docstring)."""
-
-    player: str
-    side: str
-    teammate: str
-    scenario: str
-    position: tuple[float, float, float]
-    inventory: dict[str, int]
-    last_result: OutcomeReport | None = None
 
 
 @dataclass(frozen=True)
@@ -53,8 +41,11 @@ class GameBriefing:
     block_index: int
     seed: int
     #: The scenario's public description, as the original gives every system: each side's area centre
-    #: (``areas``: side → (x, y, z)), team blocks (``team_blocks``: role → side → block id) and the judge
-    #: player who takes a side's deliveries (``judges``: side → name; ``judge_spots``: side → where it stands). Never the judges' rules or numbers.
+    #: (``areas``: side → (x, y, z)), team blocks (``team_blocks``: role → side → block id), the judge
+    #: player who takes a side's deliveries (``judges``: side → name; ``judge_spots``: side → where it stands)
+    #: and the points of interest with their coordinates in the arena being played (``points``: label →
+    #: (x, y, z), e.g. ``"egg chest"``, ``"wheat farm"``; the original's description lists them). Never the
+    #: judges' rules or numbers.
     facts: dict[str, Any] = field(default_factory=dict)
 
 
@@ -72,7 +63,7 @@ class TeamPolicy(ABC):
         self.briefing = briefing
 
     @abstractmethod
-    async def act(self, view: TeamView) -> SkillCall | None:
+    async def act(self, view: TeamObservation) -> SkillCall | None:
         """The next skill call of ``view.player``, or ``None`` to let one game second pass."""
 
     def post_game(self, outcome: TeamOutcome) -> None:  # noqa: B027 - optional hook
@@ -114,7 +105,7 @@ class DoNothing(TeamPolicy):
 
     id = "do_nothing"
 
-    async def act(self, view: TeamView) -> SkillCall | None:
+    async def act(self, view: TeamObservation) -> SkillCall | None:
         return None
 
 
@@ -141,7 +132,7 @@ class RandomPolicy(TeamPolicy):
         super().pre_game(briefing)
         self._rngs = {p: random.Random(f"{briefing.seed}_{p}") for p in briefing.players}
 
-    async def act(self, view: TeamView) -> SkillCall | None:
+    async def act(self, view: TeamObservation) -> SkillCall | None:
         rng = self._rngs.setdefault(view.player, random.Random(view.player))
         kind = rng.choice(("explore", "mine", "collect"))
         if kind == "explore":
@@ -149,6 +140,7 @@ class RandomPolicy(TeamPolicy):
                 "explore", {"direction": rng.choice(["north", "south", "east", "west"]), "distance": 8}
             )
         if kind == "mine":
-            block = rng.choice(RANDOM_BLOCKS.get(view.scenario, ("dirt",)))
+            scenario = self.briefing.scenario if self.briefing is not None else ""
+            block = rng.choice(RANDOM_BLOCKS.get(scenario, ("dirt",)))
             return SkillCall.create("mine", {"block": block, "count": 1})
         return SkillCall.create("collect", {})

@@ -53,6 +53,7 @@ from mirrorcraft.contracts.skills import (
     signature,
 )
 from mirrorcraft.contracts.tasks import TASKS, TaskId, TaskSpec, task_spec
+from mirrorcraft.contracts.team_observation import TeamObservation, serialize_team_observation
 from mirrorcraft.contracts.teams import (
     BUILTIN_OPPONENTS,
     SCENARIOS,
@@ -128,6 +129,7 @@ __all__ = [
     "TeamEpisodeIdentity",
     "TeamEpisodeRecord",
     "TeamGrid",
+    "TeamObservation",
     "TeamOutcome",
     "TeamSystem",
     "Usage",
@@ -145,6 +147,7 @@ __all__ = [
     "read_team_record",
     "schema_fingerprint",
     "serialize_observation",
+    "serialize_team_observation",
     "signature",
     "task_spec",
     "world_id",

@@ -29,6 +29,7 @@ from mirrorcraft.contracts.observation import Observation, ObservationBounds
 from mirrorcraft.contracts.rules import RuleEncounter, SuiteManifest
 from mirrorcraft.contracts.skills import SKILL_SPECS, ActionLimits, OutcomeReport, SkillCall
 from mirrorcraft.contracts.tasks import TaskSpec
+from mirrorcraft.contracts.team_observation import TeamObservation
 from mirrorcraft.contracts.teams import TEAM_SCHEMA_VERSION, TeamEpisodeIdentity, TeamEpisodeRecord, TeamGrid
 from mirrorcraft.contracts.version import SCHEMA_VERSION
 
@@ -53,6 +54,7 @@ TEAM_SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "team_episode_identity": TeamEpisodeIdentity,
     "team_episode_record": TeamEpisodeRecord,
     "team_grid": TeamGrid,
+    "team_observation": TeamObservation,
 }
 _TEAM_STAMP = "x-mirrorcraft-team-schema-version"
 

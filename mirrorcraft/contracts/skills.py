@@ -53,6 +53,7 @@ PILLAR_MAX_HEIGHT = 8  #: blocks placed under the feet by one ``pillar_up`` call
 TUNNEL_MAX_LENGTH = 16  #: blocks advanced by one ``tunnel`` call
 FARM_MAX_COUNT = 16  #: ripe plants harvested by one ``farm`` call
 GIVE_MAX_COUNT = 64  #: items tossed by one ``give`` call
+TAKE_MAX_COUNT = 64  #: items taken out of a container by one ``take`` call
 CHAT_MAX_CHARS = 256  #: characters of one ``chat`` line (vanilla's limit)
 TICKS_PER_SECOND = 20
 
@@ -105,6 +106,7 @@ class ActionLimits(BaseModel):
             "break_at": 600,
             "place_at": 200,
             "cook": 3600,
+            "take": 400,
         }
     )
 
@@ -392,6 +394,16 @@ class CookArgs(_Args):
     count: int = Field(1, ge=1, le=SMELT_MAX_ITEMS, description="How many items to cook.")
 
 
+class TakeArgs(_Args):
+    """Take items out of a container (chest, furnace, hopper...) at a position."""
+
+    item: ResourceId = Field(description="Item to take, e.g. 'minecraft:egg'.")
+    count: int = Field(1, ge=1, le=TAKE_MAX_COUNT, description="How many to take (at most).")
+    x: int = Field(description="The container's block x.")
+    y: int = Field(ge=-64, le=319, description="The container's block y.")
+    z: int = Field(description="The container's block z.")
+
+
 # Order used for prompts and observations.
 _ARG_MODELS: dict[str, type[_Args]] = {
     "explore": ExploreArgs,
@@ -417,11 +429,12 @@ _ARG_MODELS: dict[str, type[_Args]] = {
     "break_at": BreakAtArgs,
     "place_at": PlaceAtArgs,
     "cook": CookArgs,
+    "take": TakeArgs,
 }
 #: Every skill of the contracts (reports, calls and σ accept all of them).
 SKILL_NAMES: tuple[str, ...] = tuple(_ARG_MODELS)
 #: The team-play skills (PillagerBench scenarios: farms, food, teams, sabotage and construction).
-TEAM_SKILL_NAMES: tuple[str, ...] = ("farm", "use", "give", "chat", "break_at", "place_at", "cook")
+TEAM_SKILL_NAMES: tuple[str, ...] = ("farm", "use", "give", "chat", "break_at", "place_at", "cook", "take")
 #: The skills offered to MirrorCraft agents (the observation's skill list, the prompts): the paper's set plus
 #: the escapes. The team skills are left out: no MirrorCraft task needs chat, gifts or farms, and offering
 #: more skills changes what an agent can do between the published runs (``give``/``place_at``/``break_at``
@@ -478,6 +491,8 @@ _SKILL_DESCRIPTIONS: dict[str, str] = {
     "block replaces).",
     "cook": f"Cook `count` (max {SMELT_MAX_ITEMS}) `input` items in the nearest furnace already in the world, "
     "adding fuel you carry when it has none, and take the output.",
+    "take": f"Walk to the container (chest, furnace, hopper...) at (x, y, z), open it and take up to `count` (max "
+    f"{TAKE_MAX_COUNT}) `item` out of it. Reports what was taken (nothing when it holds none).",
 }
 
 
@@ -608,7 +623,8 @@ def signature(call: SkillCall) -> Signature:
     The team skills follow the same rule: ``farm`` → crop; ``use`` → (item or ``""`` for the hand, the
     target's entity or block type, else ``"position"``); ``give`` → item (the receiving player is entity
     identity); ``chat`` → ``"team"`` or ``"all"`` (the text is free content, like a quantity); ``place_at``
-    → item; ``cook`` → input; ``break_at`` → its name (coordinates only).
+    → item; ``cook`` → input; ``take`` → item (the container's position is a coordinate); ``break_at`` → its
+    name (coordinates only).
 
     The value is a flat tuple of strings led by the skill name, so σ of different skills never compare
     equal and σ serializes as a JSON array. The grid is kept exactly as laid out (row-major, row 0 = top;
@@ -649,6 +665,8 @@ def signature(call: SkillCall) -> Signature:
             return ("place_at", a["item"])
         case "cook":
             return ("cook", a["input"])
+        case "take":
+            return ("take", a["item"])
         case _:
             return (call.name,)
 

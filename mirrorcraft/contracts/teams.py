@@ -83,8 +83,10 @@ TEAM_SCHEMA_VERSION = 2
 #: docs/schemas and record the new fingerprint here.
 TEAM_SCHEMA_FINGERPRINTS: dict[int, str] = {
     1: "f751534b03cf3ddd274b34e549c884a8bf1413b30aca55a67c0ea3e7b8fafad5",
-    #: 2 (unreleased) also carries the team skills of issue 24 in its skill calls and reports.
-    2: "d5f390484eb670de30aa864ef36853197cb6ac76d1adc75ce334632a64fdc897",
+    #: 2 (unreleased) also carries the team skills of issue 24 (and issue 25's ``take``) in its skill calls and
+    #: reports, the team observation (``team_observation``) and the chat log's ``tick`` and ``translate``
+    #: (defaults: records written before them load unchanged).
+    2: "74bdc61cf5850989ab52ebdbae310224526f114725ca7e85d1069fdcaade24c5",
 }
 
 Scenario = Literal["mushroom_war", "dash_and_dine"]
@@ -276,13 +278,20 @@ class AgentTrajectory(_Frozen):
 
 
 class ChatMessage(_Frozen):
-    """A chat line: when, who (a player, a judge or the server), to whom (everyone or the sender's team)."""
+    """A chat line: when, who (a player, a judge or the server), to whom (everyone or the sender's team).
 
-    t: float = Field(ge=0)
+    ``tick`` and ``translate`` came later with defaults (records without them stay valid): the game tick since
+    the episode's first judge tick, and the vanilla chat type's translation key the line arrived as
+    (``chat.type.text``, ``chat.type.team.text``, ``chat.type.announcement``...).
+    """
+
+    t: float = Field(ge=0, description="Game seconds since the episode started (0 = before the start).")
+    tick: int | None = Field(None, ge=0, description="Game ticks since the episode started.")
     sender: str
     side: Side | None = Field(None, description="The sender's side; null for the server and neutral judges.")
     channel: Literal["all", "team"] = "all"
     text: str
+    translate: str | None = Field(None, description="The chat type's translation key the line arrived as.")
 
     @model_validator(mode="after")
     def _team(self) -> ChatMessage:

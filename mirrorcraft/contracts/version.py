@@ -16,6 +16,7 @@ SCHEMA_FINGERPRINTS: dict[int, str] = {
     2: "adefae0423fca0b7b57a8f561088a95b8ca12aa0f99e95724a3c274daf1d7e1f",
     #: 3 (unreleased while issues 21 and 24 land): ``blocks_placed`` and the escapes (issue 21), and the team
     #: skills farm, use, give, chat, break_at, place_at, cook with their caps and limits (issue 24), folded
-    #: into the same version; both only add, so the 2 -> 3 migration covers them.
-    3: "3172b830e11d5f1b1625b90675e232e4be040dc60bc98d93b6cdaf339dcc9839",
+    #: into the same version, and the team skill ``take`` (issue 25's opponents take eggs, buckets, bowls and
+    #: coal out of the arena's containers); all only add, so the 2 -> 3 migration covers them.
+    3: "3e326117a1a35f58db90819425fe72fe088d93a756320723f5065c7aafe960ae",
 }

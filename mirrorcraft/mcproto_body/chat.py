@@ -61,6 +61,8 @@ class ChatLine:
         team: The team's shown name for team chat (``[Red]``), else ``None``.
         plain: The whole line as a client shows it.
         time: Reactor seconds when it arrived.
+        key: The translation key of the chat type it arrived as (``chat.type.team.text``...), ``None`` for
+            plain text and ``player_chat``.
     """
 
     kind: str
@@ -69,6 +71,7 @@ class ChatLine:
     team: str | None
     plain: str
     time: float
+    key: str | None = None
 
 
 def flatten(component: Any) -> str:
@@ -119,10 +122,10 @@ def parse_line(raw: str, now: float) -> ChatLine:
     args = c.get("with", []) if isinstance(c, dict) else []
     kind = KINDS.get(key or "")
     if kind in ("chat", "emote", "announcement") and len(args) >= 2:
-        return ChatLine(kind, player_name(args[0]), flatten(args[1]), None, plain, now)
+        return ChatLine(kind, player_name(args[0]), flatten(args[1]), None, plain, now, key)
     if kind in ("team", "team_sent") and len(args) >= 3:
-        return ChatLine(kind, player_name(args[1]), flatten(args[2]), flatten(args[0]), plain, now)
-    return ChatLine("system", None, plain, None, plain, now)
+        return ChatLine(kind, player_name(args[1]), flatten(args[2]), flatten(args[0]), plain, now, key)
+    return ChatLine("system", None, plain, None, plain, now, key if isinstance(key, str) else None)
 
 
 class Chat:

@@ -286,25 +286,35 @@ class Smelt(BaseSkill):
         ctx = self.ctx
         inv = ctx.body.inventory
         require_item(args.input)
-        require_item(args.fuel)
+        own_fuel = args.fuel is None  # ``cook`` without carried fuel: the device's own (its fuel slot)
+        if not own_fuel:
+            require_item(args.fuel)
         have = ctx.inventory()
         n = min(args.count, ctx.limits.smelt_max_items, have.get(args.input, 0))
         if n < 1:
             raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.input} to smelt")
-        fuel_n = min(math.ceil(n * COOK_TICKS / burn_ticks(args.fuel)), have.get(args.fuel, 0))
-        if args.fuel == args.input:
-            fuel_n = min(fuel_n, have.get(args.fuel, 0) - n)
-        if fuel_n < 1:
-            raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.fuel} left to burn")
+        fuel_n = 0
+        if not own_fuel:
+            fuel_n = min(math.ceil(n * COOK_TICKS / burn_ticks(args.fuel)), have.get(args.fuel, 0))
+            if args.fuel == args.input:
+                fuel_n = min(fuel_n, have.get(args.fuel, 0) - n)
+            if fuel_n < 1:
+                raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.fuel} left to burn")
         device = f"minecraft:{args.device}"
         win = await open_station(ctx, device, (device,), deadline, progress)
+        if own_fuel and win.slots[1] is None and win.properties.get(0, 0) <= 0:
+            await inv.close()
+            raise SkillFailed(
+                FailureReason.MISSING_ITEMS, f"the {args.device} has no fuel and you carry none"
+            )
         try:
             await clear_slots(ctx, [2])  # output left from before is not this call's product
             if win.slots[0] is not None and win.slots[0].item_id != item(args.input).id:
                 await clear_slots(ctx, [0])
             start_input = win.slots[0].count if win.slots[0] is not None else 0
             last = place_items(ctx, [(0, args.input)], n)
-            last = place_items(ctx, [(1, args.fuel)], fuel_n) or last
+            if not own_fuel:
+                last = place_items(ctx, [(1, args.fuel)], fuel_n) or last
             if last is not None:
                 await last
             loaded = (win.slots[0].count if win.slots[0] is not None else 0) - start_input
@@ -339,7 +349,7 @@ class Smelt(BaseSkill):
             if ctx.now() >= deadline and consumed < loaded:
                 progress.reason = FailureReason.TIMEOUT
         finally:
-            await clear_slots(ctx, [0, 1, 2])
+            await clear_slots(ctx, [0, 2] if own_fuel else [0, 1, 2])  # the device's own fuel stays in it
             await inv.close()
 
 
@@ -400,4 +410,77 @@ class Enchant(BaseSkill):
             await inv.close()
 
 
-__all__ = ["BURN_TICKS", "CraftGrid", "Enchant", "Smelt", "burn_ticks", "place_items", "stow_cursor"]
+class Take(BaseSkill):
+    """Open the container at a position and take up to ``count`` of one item out of it (team play: the Dash &
+    Dine chests of eggs, buckets and bowls, the furnaces' coal).
+
+    Whole stacks move with a shift click; the last, partial stack is picked up onto the cursor, ``k`` items
+    are right-clicked one by one into a player slot and the rest is put back. What the container holds is
+    only known once it is open (a player cannot see into a chest), so an empty one is ``not_found``.
+    """
+
+    name = "take"
+    REACH = 4.0
+
+    async def run(self, args: Any, progress: Progress, deadline: float) -> None:
+        ctx = self.ctx
+        inv = ctx.body.inventory
+        require_item(args.item)
+        pos = (args.x, args.y, args.z)
+        here = ctx.block(pos)
+        if here is None:
+            raise SkillFailed(FailureReason.UNREACHABLE, f"{pos} is not loaded")
+        if not ctx.in_reach(pos, self.REACH) and not await ctx.approach(
+            pos, reach=self.REACH, timeout=self.time_left(deadline), progress=progress, what=here
+        ):
+            raise SkillFailed(
+                FailureReason.UNREACHABLE, f"cannot get within reach of {pos}: {ctx.last_way_out}"
+            )
+        empty = next((i for i in range(9) if inv.player.slots[HOTBAR_START + i] is None), None)
+        if empty is not None:
+            inv.select_hotbar(empty)  # open it with an empty hand, so nothing is placed against it
+        try:
+            win = await ctx.body.open_container(pos, timeout=3.0)
+        except TimeoutError:
+            raise SkillFailed(FailureReason.NOT_FOUND, f"{here} at {pos} is not a container") from None
+        try:
+            await ctx.sleep_ticks(4)  # the window's contents follow the open packet
+            iid = item(args.item).id
+            taken = 0
+            for slot in range(win.container_slots):
+                self.check_time(deadline)
+                s = win.slots[slot]
+                want = args.count - taken
+                if want <= 0:
+                    break
+                if s is None or s.item_id != iid:
+                    continue
+                if s.count <= want:
+                    await inv.click(slot, 0, 1)  # shift click: the whole stack
+                    left = win.slots[slot]
+                    moved = s.count - (left.count if left is not None and left.item_id == iid else 0)
+                else:
+                    await inv.click(slot, 0, 0)  # the stack onto the cursor
+                    dst = _stow_slot(win, iid, s.nbt)
+                    if dst is None:
+                        await inv.click(slot, 0, 0)
+                        raise SkillFailed(FailureReason.INVENTORY_FULL, "no room in the inventory")
+                    last = None
+                    for _ in range(want):
+                        last = inv.click(dst, 1, 0)  # one item each
+                    if last is not None:
+                        await last
+                    await inv.click(slot, 0, 0)  # the rest back
+                    moved = want
+                if moved <= 0:
+                    raise SkillFailed(FailureReason.INVENTORY_FULL, "no room in the inventory")
+                taken += moved
+                progress.completed = taken
+            if taken == 0:
+                raise SkillFailed(FailureReason.NOT_FOUND, f"the {here} at {pos} holds no {args.item}")
+            progress.message = f"took {taken} {args.item} from the {here} at {pos}"
+        finally:
+            await inv.close()
+
+
+__all__ = ["BURN_TICKS", "CraftGrid", "Enchant", "Smelt", "Take", "burn_ticks", "place_items", "stow_cursor"]

@@ -13,7 +13,8 @@ above is open: seeds on farmland, bone meal, berries, cake) or on an entity (a b
 what changed in the world view and the inventory; what the use does is the server's.
 
 ``cook(input, count)`` is ``smelt`` on a furnace already in the world, fuelled with the carried fuel that
-burns longest (vanilla burn times); a furnace's own fuel is not counted on.
+burns longest (vanilla burn times); without carried fuel it burns what the furnace's fuel slot holds (and
+leaves it there), and fails ``missing_items`` when that is empty too.
 """
 
 from __future__ import annotations
@@ -251,11 +252,9 @@ class Cook(Smelt):
             and name not in KEEP_BLOCKS
             and (name in BURN_TICKS or burn_ticks(name) != COOK_TICKS)
         )
-        if not fuels:
-            raise SkillFailed(
-                FailureReason.MISSING_ITEMS, "no fuel carried (coal, charcoal, planks, logs...)"
-            )
-        smelt_args = SimpleNamespace(input=args.input, device="furnace", fuel=fuels[0][1], count=args.count)
+        # no carried fuel: the furnace's own (the Dash & Dine furnaces hold 64 coal), as the contract says
+        fuel = fuels[0][1] if fuels else None
+        smelt_args = SimpleNamespace(input=args.input, device="furnace", fuel=fuel, count=args.count)
         await super().run(smelt_args, progress, deadline)
         progress.message = progress.message.replace("smelted", "cooked", 1)
 

@@ -22,7 +22,7 @@ from mirrorcraft.contracts import (
 from mirrorcraft.contracts.skills import Signature
 from mirrorcraft.errors import ContractError
 from mirrorcraft.skills.building import BreakAt, PlaceAt
-from mirrorcraft.skills.containers import CraftGrid, Enchant, Smelt
+from mirrorcraft.skills.containers import CraftGrid, Enchant, Smelt, Take
 from mirrorcraft.skills.escapes import DigUp, PillarUp, Tunnel
 from mirrorcraft.skills.farming import Cook, Farm, Use
 from mirrorcraft.skills.gather import Attack, Collect, Mine
@@ -58,6 +58,7 @@ SKILL_CLASSES: dict[str, type[BaseSkill]] = {
         BreakAt,
         PlaceAt,
         Cook,
+        Take,
     )
 }
 if tuple(SKILL_CLASSES) != SKILL_NAMES:  # pragma: no cover - import-time consistency check

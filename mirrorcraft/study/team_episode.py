@@ -17,9 +17,18 @@ scores, which the judge took at the last second.
 Faults: a player whose body disconnects or whose system raises is recorded as an :class:`AgentFault` with
 its side, and the episode goes on for the others (its team keeps what it held).
 
-**Partial** (docs/pillagerbench.md): no chat is recorded yet (no team system chats before the team skills of
-issue 24), the team view is interim (not a versioned contract), and only the embedded server runs team
-episodes (no child process, no vanilla jar).
+Observation: a free player is shown a :class:`~mirrorcraft.contracts.TeamObservation` built from its own
+body (:class:`~mirrorcraft.skills.team_observe.TeamObservationBuilder`: the body's inventory, world view,
+scoreboard sidebar and received chat), with its own action history; the time left only when its system's
+settings say ``show_time_left: true``.
+
+Chat log: every chat and team-chat line of the episode lands once in the record's ``chat`` (game second and
+tick since the start, sender and side, channel, text, the chat type's translation key). A player's line is
+taken from the copy the server echoes to the sender itself (every line, public or team, has exactly one),
+a line of anyone else (the server's ``/say``, a judge) from the first player who receives it.
+
+**Partial** (docs/pillagerbench.md): only the embedded server runs team episodes (no child process, no
+vanilla jar).
 """
 
 from __future__ import annotations
@@ -32,13 +41,15 @@ from pathlib import Path
 
 from twisted.internet import defer, reactor, task
 
-from mirrorcraft.agents.teams import GameBriefing, TeamPolicy, TeamView
+from mirrorcraft.agents.teams import GameBriefing, TeamPolicy
 from mirrorcraft.contracts import SKILL_NAMES, Controls
+from mirrorcraft.contracts.team_observation import shows_time_left
 from mirrorcraft.contracts.teams import (
     SIDES,
     TEAM_PLAYERS,
     AgentFault,
     AgentTrajectory,
+    ChatMessage,
     TeamAction,
     TeamEndReason,
     TeamEpisodeIdentity,
@@ -53,6 +64,8 @@ from mirrorcraft.mcproto_body.connection import State
 from mirrorcraft.server.config import ServerConfig
 from mirrorcraft.server.embedded import EmbeddedServer
 from mirrorcraft.skills import SkillSet
+from mirrorcraft.skills.observe import ActionHistory
+from mirrorcraft.skills.team_observe import TeamObservationBuilder
 from mirrorcraft.worlds.arenas.build import arena_id, arena_path
 from mirrorcraft.worlds.arenas.spec import load_arena_spec
 
@@ -60,6 +73,8 @@ log = logging.getLogger(__name__)
 
 #: Wall seconds a call still running at time-up may take before the episode stops without it.
 DRAIN_SECONDS = 15.0
+#: The body's chat kinds that are chat (command replies, joins and deaths are ``system`` and not logged).
+CHAT_KINDS = ("chat", "team", "team_sent", "emote", "announcement")
 #: Vanilla team colours of the two sides (``/team modify <team> color``).
 TEAM_COLOURS = {"red": "red", "blue": "blue"}
 
@@ -113,6 +128,7 @@ async def run_team_episode(
     judges: list[Body] = []
     faults: list[AgentFault] = []
     actions: dict[str, list[TeamAction]] = {p: [] for side in SIDES for p in TEAM_PLAYERS[side]}
+    chat: list[ChatMessage] = []
     try:
         judges = await connect_judge_players(server, spec)
         for side in SIDES:
@@ -124,7 +140,8 @@ async def run_team_episode(
             team = spec.teams[side]
             command(f"team add {side}")
             command(f"team modify {side} color {TEAM_COLOURS[side]}")
-            command(f"team join {side} {' '.join(TEAM_PLAYERS[side])}")
+            for name in TEAM_PLAYERS[side]:  # vanilla's <members> is one score holder (or selector) per call
+                command(f"team join {side} {name}")
             for name, (x, y, z) in zip(team.players, team.spawns, strict=True):
                 command(f"gamemode survival {name}")
                 server.teleport(name, x + 0.5, float(y), z + 0.5)
@@ -136,6 +153,7 @@ async def run_team_episode(
             "team_blocks": {role: dict(by_side) for role, by_side in spec.team_blocks.items()},
             "judges": {j.team: j.name for j in spec.judges if j.team is not None},  # who takes deliveries
             "judge_spots": {j.team: j.pos for j in spec.judges if j.team is not None},  # and where they stand
+            "points": spec.points(identity.arena_variant),  # the description's points of interest
         }
         for side in SIDES:
             policies[side].pre_game(
@@ -150,8 +168,38 @@ async def run_team_episode(
             )
         judge = make_judge(spec, identity.arena_variant, world_seed=game.kernel.rng.world_seed,
                            episode_seed=identity.seed)  # fmt: skip
-        attach_judge(server, judge)
         limit = identity.game_seconds
+        side_of = {p: side for side in SIDES for p in TEAM_PLAYERS[side]}
+        side_of |= {j.name: j.team for j in spec.judges if j.team is not None}
+        seen: list[tuple[int, str, str]] = []
+
+        def ticks() -> int:
+            start = judge.start_tick
+            return 0 if start is None else max(0, game.tick_count - start)
+
+        def hear(me: str, line) -> None:  # noqa: ANN001 - a ChatLine of the body's chat module
+            if line.kind not in CHAT_KINDS or not line.sender:
+                return
+            if line.sender in bodies and line.sender != me:
+                return  # a player's line is logged from its own echo
+            if line.kind == "team" and line.sender in bodies:
+                return
+            tick = ticks()
+            if line.sender not in bodies:  # someone else's: once, from the first player who hears it
+                key = (tick // TICKS_PER_SECOND, line.sender, line.text)
+                if key in seen:
+                    return
+                seen.append(key)
+            channel = "team" if line.kind in ("team", "team_sent") else "all"
+            side = side_of.get(line.sender)
+            chat.append(ChatMessage(
+                t=round(tick / TICKS_PER_SECOND, 3), tick=tick, sender=line.sender, side=side,
+                channel=channel if side is not None else "all", text=line.text, translate=line.key,
+            ))  # fmt: skip
+
+        for name, body in bodies.items():
+            body.chat.on_line(lambda line, me=name: hear(me, line))
+        attach_judge(server, judge)
 
         def done() -> bool:
             return len(judge.scores) >= limit
@@ -164,7 +212,9 @@ async def run_team_episode(
             body, policy = bodies[name], policies[side]
             skills = SkillSet(body, ticks_per_second=tick_rate, offered=SKILL_NAMES)  # the team skills too
             mate = next(p for p in TEAM_PLAYERS[side] if p != name)
-            last = None
+            builder = TeamObservationBuilder(body, side, mate, elapsed, skills=SKILL_NAMES)
+            history = ActionHistory()
+            timed = shows_time_left(policy.system.settings)
             while judge.start_tick is None:
                 await _sleep(1.0 / tick_rate)
             while not done():
@@ -172,11 +222,7 @@ async def run_team_episode(
                     faults.append(AgentFault(player=name, side=side, kind="disconnected", t=elapsed(),
                                              message="the player's connection closed"))  # fmt: skip
                     return
-                view = TeamView(
-                    player=name, side=side, teammate=mate, scenario=identity.scenario,
-                    position=tuple(body.movement.position or (0.0, 0.0, 0.0)),
-                    inventory=dict(body.inventory.contents()), last_result=last,
-                )  # fmt: skip
+                view = builder.build_team(history, time_left=max(0.0, limit - elapsed()) if timed else None)
                 try:
                     call = await policy.act(view)
                 except Exception as err:  # noqa: BLE001 - a system's bug ends its player's turn, not the episode
@@ -198,7 +244,7 @@ async def run_team_episode(
                         index=len(actions[name]) + 1, t=round(t, 3), call=call, signature=sig, report=report
                     )
                 )
-                last = report
+                history.record(call, report)
 
         players = [defer.ensureDeferred(play(side, n)) for side in SIDES for n in TEAM_PLAYERS[side]]
         while not done():
@@ -226,6 +272,7 @@ async def run_team_episode(
                 for side in SIDES
                 for p in TEAM_PLAYERS[side]
             ],
+            chat=[c for c in chat if c.t <= limit + 1],
             agent_faults=faults,
         )
     finally:

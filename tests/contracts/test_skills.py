@@ -70,6 +70,7 @@ SIGMA_CASES = [
     (call("break_at", x=1, y=64, z=2), ("break_at",)),
     (call("place_at", item="oak_planks", x=1, y=64, z=2), ("place_at", "minecraft:oak_planks")),
     (call("cook", input="potato", count=3), ("cook", "minecraft:potato")),
+    (call("take", item="egg", count=4, x=-7, y=-60, z=5), ("take", "minecraft:egg")),
 ]  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from mirrorcraft.contracts import (
 from mirrorcraft.contracts.schemas import TEAM_SCHEMA_MODELS, schema_documents, team_schema_fingerprint
 from mirrorcraft.contracts.teams import TEAM_SCHEMA_FINGERPRINTS, TEAM_SCHEMA_VERSION
 from mirrorcraft.errors import ContractError
+from tests.contracts.test_team_observation import team_observation
 
 DOCS_SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "schemas"
 
@@ -292,6 +293,7 @@ def team_instances() -> dict[str, list]:
             TeamGrid.pillagerbench(),
             TeamGrid.pillagerbench([{"id": "x", "model": {"name": "m"}}]),
         ],
+        "team_observation": [team_observation(), team_observation(time_left_s=12.0, sidebar=None)],
     }
 
 

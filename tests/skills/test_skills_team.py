@@ -180,6 +180,86 @@ async def test_cook_a_potato_in_an_arena_furnace(server) -> None:
 
 
 @pytest_twisted.ensureDeferred
+async def test_cook_burns_the_furnaces_own_coal_when_none_is_carried(server) -> None:
+    # the original's smeltItem adds fuel only when the furnace holds none of it: the arena's furnaces hold coal
+    furnace = (2, -59, 0)
+    body, skills = await _player(server, "Byte", (0.5, -60.0, 0.9))
+    try:
+        server.give_item("Byte", "potato", 1)
+        await body.sleep(0.2)
+        before = server.game.furnaces.device_at(furnace).slots[1]
+        report = await skills.run("cook", input="potato", count=1)
+        assert report.status == "success", report
+        assert [(s.item, s.count) for s in report.produced] == [("minecraft:baked_potato", 1)]
+        counts = server_counts(server, "Byte")
+        assert counts.get("minecraft:baked_potato") == 1 and "minecraft:coal" not in counts
+        after = server.game.furnaces.device_at(furnace).slots[1]  # its coal stays in it, one burnt
+        assert before is not None and after is not None and after.count == before.count - 1
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_dash_and_dine_foods_crafted_as_the_opponents_lay_them_out(server) -> None:
+    # the grids of cake_beetroot, melon_pumpkin and potato_cookie (the recipes are the server's datapack's)
+    body, skills = await _player(server, "Raze", (-9.5, -60.0, 0.5))
+    try:
+        m = "minecraft:"
+        for item, n in (("beetroot", 6), ("bowl", 1), ("pumpkin", 1), ("sugar_cane", 1), ("egg", 1),
+                        ("wheat", 2), ("cocoa_beans", 1)):  # fmt: skip
+            server.give_item("Raze", item, n)
+        await body.sleep(0.2)
+        b = m + "beetroot"
+        grids = [
+            ("crafting_table", [[b, b, b], [b, b, b], [m + "bowl", None, None]], "beetroot_soup", 1),
+            ("inventory", [[m + "sugar_cane", None], [None, None]], "sugar", 1),
+            ("inventory", [[m + "pumpkin", m + "sugar"], [m + "egg", None]], "pumpkin_pie", 1),
+            (
+                "crafting_table",
+                [[m + "wheat", m + "cocoa_beans", m + "wheat"], [None] * 3, [None] * 3],
+                "cookie",
+                8,
+            ),
+        ]
+        for station, grid, food, n in grids:
+            report = await skills.run("craft_grid", workstation=station, grid=grid, count=1)
+            assert report.status == "success" and report.inventory_delta.get(m + food) == n, (food, report)
+        counts = server_counts(server, "Raze")
+        assert (counts.get(m + "beetroot_soup"), counts.get(m + "pumpkin_pie"), counts.get(m + "cookie")) == (
+            1,
+            1,
+            8,
+        )
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_take_from_the_arena_chests(server) -> None:
+    buckets, bowls, eggs = (-7, -60, -7), (-3, -59, -1), (-7, -60, 5)
+    body, skills = await _player(server, "Blink", (-5.5, -60.0, -6.5))
+    try:
+        chests = server.game.chests
+        start = chests.chest_at(buckets).contents().get("minecraft:bucket", 0)
+        report = await skills.run("take", item="bucket", count=5, x=buckets[0], y=buckets[1], z=buckets[2])
+        assert report.status == "success" and report.completed == 5, report
+        assert report.inventory_delta == {"minecraft:bucket": 5}
+        assert server_counts(server, "Blink").get("minecraft:bucket") == 5
+        assert (
+            chests.chest_at(buckets).contents().get("minecraft:bucket", 0) == start - 5
+        )  # the rest put back
+        report = await skills.run("take", item="bowl", count=64, x=bowls[0], y=bowls[1], z=bowls[2])
+        assert report.status == "success" and report.inventory_delta == {"minecraft:bowl": 64}, report
+        assert "minecraft:bowl" not in chests.chest_at(bowls).contents()
+        report = await skills.run("take", item="egg", count=16, x=eggs[0], y=eggs[1], z=eggs[2])
+        assert report.status == "failure" and report.reason == "not_found", report  # no egg laid yet
+        report = await skills.run("take", item="egg", x=-5, y=-61, z=-5)  # the ground is no container
+        assert report.status == "failure", report
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
 async def test_sweet_berries_picked_without_breaking_the_bushes(server) -> None:
     body, skills = await _player(server, "Byte", (-8.5, -60.0, 4.5))
     bushes = [(x, -60, z) for x in (-12, -11, -10) for z in (5, 6, 7)]

@@ -38,6 +38,7 @@ from support.arena_facts import (
 from mirrorcraft.errors import WorldError
 from mirrorcraft.worlds.anvil import Save
 from mirrorcraft.worlds.anvil.region import nbt_from_bytes
+from mirrorcraft.worlds.arenas.spec import load_arena_spec
 
 # ------------------------------------------------------------------------------------------- helpers
 
@@ -219,6 +220,29 @@ def test_dash_and_dine_cells(arena_saves: Path, variant: str, reader) -> None:
     for x, y, z in DD_SPAWNS + DD_JUDGES:
         assert r.state(x, y, z)[0] == r.state(x, y + 1, z)[0] == "air", (x, y, z)
         assert r.state(x, y - 1, z)[0] == "grass_block"
+
+
+@pytest.mark.parametrize("variant", ["original", "mirrored"])
+def test_dash_and_dine_points_of_the_briefing(arena_saves: Path, variant: str) -> None:
+    """The points of interest the briefing names (``ArenaSpec.points``) hold their blocks in the save of each
+    variant; the coordinates are written down here (the original's description; the mirror: z -> -2 - z)."""
+    points = load_arena_spec("dash_and_dine").points(variant)
+    m = (lambda z: z) if variant == "original" else (lambda z: -2 - z)
+    written = {
+        "egg chest": ((-7, -60, m(5)), "chest"),
+        "bucket chest": ((-7, -60, m(-7)), "chest"),
+        "bowl chest": ((-3, -59, m(-1)), "chest"),
+        "gold chest": ((-11, -59, m(-1)), "chest"),
+        "furnace 2": ((2, -59, m(-1)), "furnace"),
+        "sweet berry farm": ((-11, -60, m(6)), "sweet_berry_bush"),
+        "sugar cane farm": ((-11, -60, m(-8)), None),  # the water column's cell above its water
+        "melon pumpkin farm": ((-15, -60, m(-1)), None),
+    }
+    r = Reader(arena(arena_saves, "dash_and_dine" if variant == "original" else "dash_and_dine/mirrored"))
+    for label, (cell, block) in written.items():
+        assert points[label] == cell, (label, points[label], cell)
+        if block is not None:
+            assert r.state(*cell)[0] == block, (label, cell, r.state(*cell))
 
 
 def test_dash_and_dine_has_nothing_else(arena_saves: Path) -> None:

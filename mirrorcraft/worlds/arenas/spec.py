@@ -21,6 +21,7 @@ reflected. A team-coloured block (``@cap``) takes the colour of the half it land
 
 from __future__ import annotations
 
+import math
 import re
 from importlib import resources
 from pathlib import Path
@@ -494,6 +495,29 @@ class ArenaSpec(_Model):
             if isinstance(f, EntitiesFeature) and not inside(f.at[0], f.at[2]):
                 raise ValueError(f"features.{k} ({f.label}): {list(f.at)} is outside the world border")
         return self
+
+    def points(self, variant: str = "original") -> dict[str, Pos]:
+        """The points of interest of the arena as played in ``variant``: label → cell (a farm's centre, a
+        chest's or furnace's cell, the first cell of listed blocks, an animal's feet cell), the public facts the
+        original's scenario description lists. The ``mirrored`` variant reflects them across the mirror plane
+        (spawns, areas and judges stay: they are the sides'). Fills and giant mushrooms are not points."""
+        m = self.mirror
+        out: dict[str, Pos] = {}
+        for f in self.features:
+            if isinstance(f, FarmFeature):
+                p = f.center
+            elif isinstance(f, ChestFeature | FurnaceFeature):
+                p = f.at
+            elif isinstance(f, BlocksFeature):
+                p = f.at[0]
+            elif isinstance(f, EntitiesFeature):
+                p = (math.floor(f.at[0]), math.floor(f.at[1]), math.floor(f.at[2]))
+            else:
+                continue
+            if variant == "mirrored":
+                p = (m.cell(p[0]), p[1], p[2]) if m.axis == "x" else (p[0], p[1], m.cell(p[2]))
+            out[f.label] = tuple(p)  # type: ignore[assignment]
+        return out
 
     @property
     def ground_y(self) -> int:
