@@ -92,6 +92,7 @@ async def run_team_episode(
     tick_rate: float = 20.0,
     view_distance: int = 4,
     setup: Callable[[EmbeddedServer], object] | None = None,
+    drain_seconds: float = DRAIN_SECONDS,
 ) -> TeamEpisodeRecord:
     """Play one team episode; ``policies`` maps ``red`` / ``blue`` to the system object playing it.
 
@@ -155,17 +156,25 @@ async def run_team_episode(
             "judge_spots": {j.team: j.pos for j in spec.judges if j.team is not None},  # and where they stand
             "points": spec.points(identity.arena_variant),  # the description's points of interest
         }
+        broken: set[str] = set()  # sides whose system raised in pre_game: their players stand still
         for side in SIDES:
-            policies[side].pre_game(
-                GameBriefing(
-                    identity.scenario,
-                    side,
-                    TEAM_PLAYERS[side],
-                    identity.block_index,
-                    identity.seed,
-                    facts=facts,
-                )  # fmt: skip
-            )
+            try:
+                policies[side].pre_game(
+                    GameBriefing(
+                        identity.scenario,
+                        side,
+                        TEAM_PLAYERS[side],
+                        identity.block_index,
+                        identity.seed,
+                        facts=facts,
+                    )  # fmt: skip
+                )
+            except Exception as err:  # noqa: BLE001 - a system's bug is an agent fault, not an infrastructure one
+                log.exception("team system %s crashed in pre_game", policies[side].system.id)
+                broken.add(side)
+                faults.extend(AgentFault(player=p, side=side, kind="crashed", t=0.0,
+                                         message=f"pre_game: {type(err).__name__}: {err}")
+                              for p in TEAM_PLAYERS[side])  # fmt: skip
         judge = make_judge(spec, identity.arena_variant, world_seed=game.kernel.rng.world_seed,
                            episode_seed=identity.seed)  # fmt: skip
         limit = identity.game_seconds
@@ -217,14 +226,22 @@ async def run_team_episode(
             timed = shows_time_left(policy.system.settings)
             while judge.start_tick is None:
                 await _sleep(1.0 / tick_rate)
+            if side in broken:
+                return
             while not done():
                 if body.conn.state is not State.PLAYING:
                     faults.append(AgentFault(player=name, side=side, kind="disconnected", t=elapsed(),
                                              message="the player's connection closed"))  # fmt: skip
                     return
                 view = builder.build_team(history, time_left=max(0.0, limit - elapsed()) if timed else None)
+                asked = elapsed()
                 try:
                     call = await policy.act(view)
+                except defer.CancelledError:  # the drain after time-up gave up on it: it never answered
+                    faults.append(AgentFault(player=name, side=side, kind="unresponsive", t=round(asked, 3),
+                                             message=f"its system's act() had not returned {drain_seconds:g} s "
+                                                     f"(wall) after time-up"))  # fmt: skip
+                    raise
                 except Exception as err:  # noqa: BLE001 - a system's bug ends its player's turn, not the episode
                     log.exception("team system %s crashed for %s", policy.system.id, name)
                     faults.append(AgentFault(player=name, side=side, kind="crashed", t=elapsed(),
@@ -250,17 +267,23 @@ async def run_team_episode(
         while not done():
             await _sleep(0.05)
         drained = defer.DeferredList(players, consumeErrors=True)
-        drained.addTimeout(DRAIN_SECONDS, reactor)
+        drained.addTimeout(drain_seconds, reactor)
         try:
             await drained
         except defer.TimeoutError:
-            log.warning("calls still running %.0f s after time-up: stopped without them", DRAIN_SECONDS)
+            log.warning("calls still running %.0f s after time-up: stopped without them", drain_seconds)
         game.functions.remove("judge")
         scores = judge.scores[:limit]
         outcome = TeamOutcome(red=scores[-1].red, blue=scores[-1].blue, end_reason=TeamEndReason.TIME_UP,
                               seconds_played=limit)  # fmt: skip
         for side in SIDES:
-            policies[side].post_game(outcome)
+            try:
+                policies[side].post_game(outcome)
+            except Exception as err:  # noqa: BLE001 - recorded; the record and the study go on
+                log.exception("team system %s crashed in post_game", policies[side].system.id)
+                faults.extend(AgentFault(player=p, side=side, kind="crashed", t=float(limit),
+                                         message=f"post_game: {type(err).__name__}: {err}")
+                              for p in TEAM_PLAYERS[side])  # fmt: skip
         return TeamEpisodeRecord(
             episode_id=identity.episode_id,
             seed=identity.seed,
