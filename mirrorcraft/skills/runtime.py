@@ -156,6 +156,8 @@ class SkillContext:
     explore_counts: dict[str, int] = field(default_factory=dict)
     #: Failed ``explore`` calls per direction (frontier exploration avoids them).
     explore_failed: dict[str, int] = field(default_factory=dict)
+    #: The direction of the last ``explore`` call (``explore any`` keeps it on a tie: no back and forth).
+    explore_last: str | None = None
     #: Why the last failed :meth:`approach` found no way, naming the escape (empty after a success).
     last_way_out: str = ""
 
