@@ -20,7 +20,9 @@ it holds no rule: block kinds and positions, as a player's eyes would have them.
   blocks of that cell, until a block changes within :data:`UNREACHABLE_FORGET` blocks of it (the way may
   have opened).
 * **Seen chunks** (every column ever received) give :meth:`frontier`: how many never-seen columns lie ahead
-  in each compass direction, inside the world border.
+  in each compass direction, inside the world border. **Visited chunks** (the columns around where the
+  skills noted the player stood, :meth:`note_visited`) give :meth:`unvisited`, the same count for places
+  the player has not been: what is left to explore once everything in view distance has been seen.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ SAMPLE_COMMON = 64
 UNREACHABLE_NEAR = 4.0
 #: ...until a block changes within this many blocks of that place.
 UNREACHABLE_FORGET = 10.0
+#: Chunk columns around the player's own that :meth:`WorldMemory.note_visited` marks (1: the 3x3 around it,
+#: about what ``mine``'s 32-block search reaches).
+VISIT_SPREAD = 1
 #: Compass directions as (dx, dz), the contracts' names.
 COMPASS: dict[str, tuple[int, int]] = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 
@@ -67,6 +72,7 @@ class WorldMemory:
     def __init__(self, world: World) -> None:
         self.world = world
         self.seen_chunks: set[tuple[int, int]] = set()
+        self.visited_chunks: set[tuple[int, int]] = set()
         self._index: dict[tuple[int, int], dict[int, np.ndarray]] = {}
         self.placed: dict[Cell, str] = {}
         self.unreachable: list[Unreachable] = []
@@ -189,6 +195,23 @@ class WorldMemory:
     def frontier(self, here: Cell, reach: int = 8, half_width: int = 3) -> dict[str, int]:
         """Never-seen columns ahead in each compass direction: the columns 1..``reach`` chunks ahead of the
         player's chunk and within ``half_width`` chunks of its line, inside the world border."""
+        return self._ahead(here, self.seen_chunks, reach, half_width)
+
+    def note_visited(self, pos: tuple[float, float, float], spread: int = VISIT_SPREAD) -> None:
+        """The player stood at ``pos``: its chunk column and those within ``spread`` columns of it count
+        as visited (a skill's search for blocks reaches that far from the feet)."""
+        hx, hz = math.floor(pos[0]) >> 4, math.floor(pos[2]) >> 4
+        for dx in range(-spread, spread + 1):
+            for dz in range(-spread, spread + 1):
+                self.visited_chunks.add((hx + dx, hz + dz))
+
+    def unvisited(self, here: Cell, reach: int = 8, half_width: int = 3) -> dict[str, int]:
+        """Like :meth:`frontier`, for the columns never visited (:meth:`note_visited`): once every column
+        within the border has been seen (a small world, or after a few legs), these still say where the
+        player has not been, so exploring goes on outwards instead of round the places it walked."""
+        return self._ahead(here, self.visited_chunks, reach, half_width)
+
+    def _ahead(self, here: Cell, known: set[tuple[int, int]], reach: int, half_width: int) -> dict[str, int]:
         hx, hz = here[0] >> 4, here[2] >> 4
         out: dict[str, int] = {}
         for name, (dx, dz) in COMPASS.items():
@@ -196,7 +219,7 @@ class WorldMemory:
             for ahead in range(1, reach + 1):
                 for side in range(-half_width, half_width + 1):
                     cx, cz = hx + dx * ahead + dz * side, hz + dz * ahead + dx * side
-                    if (cx, cz) in self.seen_chunks:
+                    if (cx, cz) in known:
                         continue
                     if not self.world.inside_border(cx * 16 + 8, cz * 16 + 8):
                         continue

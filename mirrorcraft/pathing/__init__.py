@@ -10,14 +10,16 @@ other way round. See docs/body.md.
 
 from mirrorcraft.pathing.astar import Goal, PathResult, Step, find_path, flood, neighbours, valid
 from mirrorcraft.pathing.follower import FollowResult, PathFollower
-from mirrorcraft.pathing.grid import AIR, BLOCKED, SOLID, TALL, WATER, PathGrid, kind_table
+from mirrorcraft.pathing.grid import AIR, BLOCKED, BUSH, SOLID, TALL, THORNS, WATER, PathGrid, kind_table
 from mirrorcraft.pathing.wayout import WayOut, compass, way_out
 
 __all__ = [
     "AIR",
     "BLOCKED",
+    "BUSH",
     "SOLID",
     "TALL",
+    "THORNS",
     "WATER",
     "FollowResult",
     "Goal",

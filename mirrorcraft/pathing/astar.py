@@ -4,7 +4,9 @@ A node is the block cell holding the player's feet. It is *valid* when feet and 
 or water) and the player is supported: a solid (not tall) block below, or water at the feet (swimming).
 Moves from a node, in the 4 cardinal directions (and diagonals when both corner cells are free):
 
-* walk — same level, cost 1 (√2 diagonally), ×2 in water;
+* walk — same level, cost 1 (√2 diagonally), ×2 in water; a move into a sweet berry bush (feet or head) costs
+  ``grid.ENTER_COST`` more (0.25 for the slowdown, 8 for a bush that hurts): through one when there is no
+  other way, round it when there is;
 * jump up — one block up onto a solid block, needs head room above the start, cost 2 (also the way out of
   water onto a bank one block above the surface);
 * drop — walk off an edge and fall 1..3 blocks onto solid ground or into water, cost 1 + 0.5 per block
@@ -35,10 +37,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from mirrorcraft.pathing.grid import AIR, SOLID, WATER, PathGrid
+from mirrorcraft.pathing.grid import AIR, BUSH, ENTER_COST, SOLID, THORNS, WATER, PathGrid
 
 Cell = tuple[int, int, int]
-FREE = (AIR, WATER)
+FREE = (AIR, WATER, BUSH, THORNS)
 CARDINAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 SQRT2 = math.sqrt(2.0)
@@ -47,6 +49,7 @@ SQRT2 = math.sqrt(2.0)
 OCTILE_OVER_EUCLID = math.sqrt(4.0 - 2.0 * SQRT2)
 
 _FREE_T = bytes(1 if k in FREE else 0 for k in range(256))
+_ENTER_T = tuple(ENTER_COST[k] if k < len(ENTER_COST) else 0.0 for k in range(256))
 Move = Literal["start", "walk", "jump", "drop", "swim", "dig"]
 _MOVES: tuple[Move, ...] = ("start", "walk", "jump", "drop", "swim", "dig")
 _WALK, _JUMP, _DROP, _SWIM, _DIG = 1, 2, 3, 4, 5
@@ -200,6 +203,10 @@ def _expand(
             out.append((up, 1.5, _SWIM, ()))
         if k[n - ys] == WATER:
             out.append((n - ys, 1.5, _SWIM, ()))
+    enter = _ENTER_T
+    if any(enter[k[m]] or enter[k[m + ys]] for m, _, _, _ in out):
+        # walking into a berry bush (feet or head in it): slowed, and hurt from age 1 (grid.ENTER_COST)
+        out = [(m, c + enter[k[m]] + enter[k[m + ys]], mv, d) for m, c, mv, d in out]
     return out
 
 

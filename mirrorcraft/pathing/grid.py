@@ -4,10 +4,19 @@ Why a separate, pure step: A* asks "can I stand here / walk through here" tens o
 answering from per-state numpy tables (built once from minecraft-data's collision shapes) keeps the
 planner simple and lets tests build synthetic worlds as plain ``uint16`` arrays of state ids.
 
-Kinds: ``BLOCKED`` (unknown / unloaded, or dangerous: lava, fire, cactus, magma, powder snow, berry bushes,
-cobweb), ``AIR`` (no collision, not a fluid), ``WATER`` (water or waterlogged without collision: swimmable),
+Kinds: ``BLOCKED`` (unknown / unloaded, or dangerous: lava, fire, cactus, magma, powder snow, cobweb),
+``AIR`` (no collision, not a fluid), ``WATER`` (water or waterlogged without collision: swimmable),
 ``SOLID`` (has a collision box, can be stood on), ``TALL`` (collision above one block: fences and walls —
-neither walkable through nor worth standing on).
+neither walkable through nor worth standing on), ``BUSH`` and ``THORNS`` (a sweet berry bush of age 0, and
+of age 1-3: walkable through at a cost, see :data:`ENTER_COST`).
+
+Sweet berry bushes, vanilla ``SweetBerryBushBlock.entityInside`` (1.19.2, Mojang mappings): a living entity
+inside one is slowed, ``makeStuckInBlock(state, new Vec3(0.8F, 0.75D, 0.8F))`` (movement ×0.8 sideways,
+×0.75 vertically), and, when the bush's age is above 0 and the entity moved at least 0.003 sideways that
+tick, hurt ``DamageSource.SWEET_BERRY_BUSH`` for 1.0 (half a heart; the damage cooldown makes that about one
+hit every 10 ticks while walking through). The Minecraft wiki ("Sweet Berries", "Sweet Berry Bush"): players
+are slowed and take damage while moving through them; standing still does no damage. A player walks through
+a field of them when there is no other way, and around them when there is.
 """
 
 from __future__ import annotations
@@ -22,11 +31,19 @@ from mirrorcraft.gamedata import all_blocks, state_tables
 from mirrorcraft.mcproto_body.physics import fluid_table
 from mirrorcraft.mcproto_body.world import UNLOADED
 
-BLOCKED, AIR, WATER, SOLID, TALL = 0, 1, 2, 3, 4
+BLOCKED, AIR, WATER, SOLID, TALL, BUSH, THORNS = 0, 1, 2, 3, 4, 5, 6
 
 _DANGEROUS = {"minecraft:lava", "minecraft:fire", "minecraft:soul_fire", "minecraft:cactus", "minecraft:magma_block",
-              "minecraft:powder_snow", "minecraft:sweet_berry_bush", "minecraft:cobweb", "minecraft:campfire",
+              "minecraft:powder_snow", "minecraft:cobweb", "minecraft:campfire",
               "minecraft:soul_campfire", "minecraft:wither_rose", "minecraft:pointed_dripstone"}  # fmt: skip
+_BERRY_BUSH = "minecraft:sweet_berry_bush"
+
+#: Extra plan cost of a move whose feet or head cell is of a kind (indexed by kind; 0 for the others), in
+#: blocks of walking. ``BUSH`` (age 0): the slowdown alone, a block at 0.8 of the speed lasts 1.25 blocks.
+#: ``THORNS`` (age 1-3): the slowdown plus the damage, priced so a plan goes up to 8 blocks round one bush
+#: cell rather than through it (half a heart per cell walked is a real cost to a player, not a forbidden
+#: one: through a field of them is still a path when it is the only one).
+ENTER_COST: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0, 0.25, 8.0)
 
 
 @cache
@@ -42,6 +59,10 @@ def kind_table() -> np.ndarray:
         sl = slice(b.min_state, b.max_state + 1)
         if b.name in _DANGEROUS or (fluid[sl] == 2).any():
             kinds[sl] = BLOCKED
+            continue
+        if b.name == _BERRY_BUSH:
+            for s in range(b.min_state, b.max_state + 1):
+                kinds[s] = BUSH if b.state_properties(s).get("age") == "0" else THORNS
             continue
         if not tables.no_collision[b.min_state : b.max_state + 1].all():
             for s in range(b.min_state, b.max_state + 1):

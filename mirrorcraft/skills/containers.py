@@ -318,28 +318,7 @@ class Smelt(BaseSkill):
             if last is not None:
                 await last
             loaded = (win.slots[0].count if win.slots[0] is not None else 0) - start_input
-            stall_since = ctx.now()
-            last_left = win.slots[0].count if win.slots[0] is not None else 0
-            while ctx.now() < deadline:
-                out = win.slots[2]
-                if out is not None:
-                    name = item_by_id(out.item_id).name
-                    await inv.click(2, 0, 1)
-                    if win.slots[2] is None:
-                        progress.produced.append((name, out.count))
-                left = win.slots[0].count if win.slots[0] is not None else 0
-                if left < last_left or win.properties.get(2, 0) > 0:
-                    stall_since = ctx.now()
-                last_left = left
-                if left <= start_input and win.slots[2] is None and win.properties.get(2, 0) == 0:
-                    await ctx.sleep_ticks(6)
-                    if win.slots[2] is None:
-                        break
-                if ctx.now() - stall_since > self.STALL_TICKS / ctx.tick_rate:
-                    break
-                await ctx.sleep_ticks(5)
-            left = win.slots[0].count if win.slots[0] is not None else 0
-            consumed = max(0, loaded - max(0, left - start_input))
+            consumed = await tend_furnace(ctx, win, start_input, loaded, progress, deadline, self.STALL_TICKS)
             if not progress.produced:
                 raise SkillFailed(
                     FailureReason.NO_OUTPUT, f"the {args.device} produced nothing from {args.input}"
@@ -351,6 +330,43 @@ class Smelt(BaseSkill):
         finally:
             await clear_slots(ctx, [0, 2] if own_fuel else [0, 1, 2])  # the device's own fuel stays in it
             await inv.close()
+
+
+async def tend_furnace(
+    ctx: SkillContext,
+    win: Window,
+    start_input: int,
+    loaded: int,
+    progress: Progress,
+    deadline: float,
+    stall_ticks: float,
+) -> int:
+    """Take the output of an open furnace window as it appears until the input loaded is used up, nothing
+    cooks for ``stall_ticks`` or ``deadline``; returns how many input items were consumed (the products
+    go to ``progress.produced``)."""
+    inv = ctx.body.inventory
+    stall_since = ctx.now()
+    last_left = win.slots[0].count if win.slots[0] is not None else 0
+    while ctx.now() < deadline:
+        out = win.slots[2]
+        if out is not None:
+            name = item_by_id(out.item_id).name
+            await inv.click(2, 0, 1)
+            if win.slots[2] is None:
+                progress.produced.append((name, out.count))
+        left = win.slots[0].count if win.slots[0] is not None else 0
+        if left < last_left or win.properties.get(2, 0) > 0:
+            stall_since = ctx.now()
+        last_left = left
+        if left <= start_input and win.slots[2] is None and win.properties.get(2, 0) == 0:
+            await ctx.sleep_ticks(6)
+            if win.slots[2] is None:
+                break
+        if ctx.now() - stall_since > stall_ticks / ctx.tick_rate:
+            break
+        await ctx.sleep_ticks(5)
+    left = win.slots[0].count if win.slots[0] is not None else 0
+    return max(0, loaded - max(0, left - start_input))
 
 
 class Enchant(BaseSkill):
@@ -483,4 +499,16 @@ class Take(BaseSkill):
             await inv.close()
 
 
-__all__ = ["BURN_TICKS", "CraftGrid", "Enchant", "Smelt", "Take", "burn_ticks", "place_items", "stow_cursor"]
+__all__ = [
+    "BURN_TICKS",
+    "CraftGrid",
+    "Enchant",
+    "Smelt",
+    "Take",
+    "burn_ticks",
+    "clear_slots",
+    "open_station",
+    "place_items",
+    "stow_cursor",
+    "tend_furnace",
+]

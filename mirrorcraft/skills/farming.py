@@ -12,23 +12,36 @@ against the side of a jungle log, which needs a face choice the skill does not m
 above is open: seeds on farmland, bone meal, berries, cake) or on an entity (a bucket on a cow). It reports
 what changed in the world view and the inventory; what the use does is the server's.
 
-``cook(input, count)`` is ``smelt`` on a furnace already in the world, fuelled with the carried fuel that
-burns longest (vanilla burn times); without carried fuel it burns what the furnace's fuel slot holds (and
-leaves it there), and fails ``missing_items`` when that is empty too.
+``cook(input, count)`` is ``smelt`` on a furnace already in the world, on the fuel the furnace holds: vanilla
+burns whatever is in the fuel slot (and what is already burning), so the carried fuel is added only for the
+shortfall (the longest-burning carried fuel into an empty slot, else more of the slot's own kind), and only
+what was added and not burnt is taken back: the furnace's own fuel stays in it (the Dash & Dine arena's
+furnaces hold 64 coal each). With no fuel in the furnace and none carried it fails ``missing_items``; with
+too little and no more of the slot's kind carried it cooks what the fuel covers.
 """
 
 from __future__ import annotations
 
 import math
-from types import SimpleNamespace
 from typing import Any
 
 from mirrorcraft.contracts import FailureReason
 from mirrorcraft.errors import GameDataError
+from mirrorcraft.gamedata import item, item_by_id
 from mirrorcraft.mcproto_body.inventory import HOTBAR_START
 from mirrorcraft.mcproto_body.plants import max_age
 from mirrorcraft.rules import plants as plant_rules
-from mirrorcraft.skills.containers import BURN_TICKS, COOK_TICKS, Smelt, burn_ticks
+from mirrorcraft.skills.containers import (
+    BURN_TICKS,
+    COOK_TICKS,
+    Smelt,
+    burn_ticks,
+    clear_slots,
+    open_station,
+    place_items,
+    stow_cursor,
+    tend_furnace,
+)
 from mirrorcraft.skills.navigation import ENTITY_REACH, Target, nearest_entity, reach_target
 from mirrorcraft.skills.runtime import (
     AIR_NAMES,
@@ -236,27 +249,105 @@ class Use(BaseSkill):
         progress.message = f"used {args.item or 'the hand'} on {pos} ({what})"
 
 
-class Cook(Smelt):
-    """``smelt`` on a furnace in the world with the longest-burning carried fuel."""
+class Cook(BaseSkill):
+    """``smelt`` in a furnace already in the world, on the fuel it holds, adding carried fuel only when that
+    is not enough (module docstring)."""
 
     name = "cook"
+    STALL_TICKS = Smelt.STALL_TICKS
 
     async def run(self, args: Any, progress: Progress, deadline: float) -> None:
         ctx = self.ctx
+        inv = ctx.body.inventory
         require_item(args.input)
         have = ctx.inventory()
+        n = min(args.count, ctx.limits.smelt_max_items, have.get(args.input, 0))
+        if n < 1:
+            raise SkillFailed(FailureReason.MISSING_ITEMS, f"no {args.input} to cook")
+        win = await open_station(ctx, "minecraft:furnace", ("minecraft:furnace",), deadline, progress)
+        added: tuple[str, int, int] | None = None  # (fuel, count in the slot before, count added)
+        try:
+            await clear_slots(ctx, [2])  # output left from before is not this call's product
+            if win.slots[0] is not None and win.slots[0].item_id != item(args.input).id:
+                await clear_slots(ctx, [0])
+            start_input = win.slots[0].count if win.slots[0] is not None else 0
+            own = win.slots[1]
+            own_name = None if own is None else item_by_id(own.item_id).name
+            # vanilla burns whatever is in the fuel slot, and what is already burning (property 0: the
+            # burn ticks left); only the shortfall is made up from the carried fuel
+            stored = win.properties.get(0, 0) + (0 if own is None else own.count * burn_ticks(own_name))
+            need = (start_input + n) * COOK_TICKS - stored
+            if need > 0:
+                added = self._add_fuel(have, args.input, own_name, 0 if own is None else own.count, need)
+                if added is None and stored <= 0:
+                    raise SkillFailed(
+                        FailureReason.MISSING_ITEMS,
+                        "the furnace holds no fuel and none is carried (coal, charcoal, planks, logs...)"
+                        if own is None
+                        else f"the furnace's {own_name} is not enough and no more of it is carried",
+                    )
+                if added is None:  # cook what the furnace's own fuel covers
+                    n = max(1, min(n, stored // COOK_TICKS - start_input))
+            last = place_items(ctx, [(0, args.input)], n)
+            if added is not None:
+                last = place_items(ctx, [(1, added[0])], added[2]) or last
+            if last is not None:
+                await last
+            loaded = (win.slots[0].count if win.slots[0] is not None else 0) - start_input
+            consumed = await tend_furnace(ctx, win, start_input, loaded, progress, deadline, self.STALL_TICKS)
+            if not progress.produced:
+                raise SkillFailed(FailureReason.NO_OUTPUT, f"the furnace produced nothing from {args.input}")
+            progress.completed = max(1, consumed)
+            fuel = (
+                f"with {added[2]} carried {added[0]}" if added is not None else f"on the furnace's {own_name}"
+            )
+            progress.message = f"cooked {consumed} {args.input} {fuel}"
+            if ctx.now() >= deadline and consumed < loaded:
+                progress.reason = FailureReason.TIMEOUT
+        finally:
+            await clear_slots(ctx, [0, 2])
+            if added is not None:
+                await self._take_back_fuel(win, added[1])
+            await inv.close()
+
+    def _add_fuel(
+        self, have: dict[str, int], food: str, own: str | None, own_count: int, need: int
+    ) -> tuple[str, int, int] | None:
+        """The carried fuel to add for ``need`` more burn ticks: ``(fuel, count in the slot, count to add)``;
+        the longest-burning carried fuel when the slot is empty, else only more of the slot's own fuel (a
+        slot holds one kind). ``None`` when nothing carried fits."""
+        if own is not None:
+            room = item(own).stack_size - own_count
+            if have.get(own, 0) < 1 or room < 1:
+                return None
+            return own, own_count, min(math.ceil(need / burn_ticks(own)), have[own], room)
         fuels = sorted(
             (-burn_ticks(name), name)
             for name in have
-            if name != args.input
+            if name != food
             and name not in KEEP_BLOCKS
             and (name in BURN_TICKS or burn_ticks(name) != COOK_TICKS)
         )
-        # no carried fuel: the furnace's own (the Dash & Dine furnaces hold 64 coal), as the contract says
-        fuel = fuels[0][1] if fuels else None
-        smelt_args = SimpleNamespace(input=args.input, device="furnace", fuel=fuel, count=args.count)
-        await super().run(smelt_args, progress, deadline)
-        progress.message = progress.message.replace("smelted", "cooked", 1)
+        if not fuels:
+            return None
+        name = fuels[0][1]
+        return name, 0, min(math.ceil(need / burn_ticks(name)), have[name], item(name).stack_size)
+
+    async def _take_back_fuel(self, win: Any, before: int) -> None:
+        """Take back the fuel this call added and the furnace did not burn: all of the slot beyond the
+        ``before`` items that were the furnace's own (they stay)."""
+        slot = win.slots[1]
+        if slot is None or slot.count <= before:
+            return
+        inv = self.ctx.body.inventory
+        if before == 0:
+            await clear_slots(self.ctx, [1])
+            return
+        await inv.click(1, 0, 0)  # the whole stack on the cursor
+        for _ in range(before - 1):
+            inv.click(1, 1, 0)  # right clicks put one back each
+        await inv.click(1, 1, 0)
+        await stow_cursor(self.ctx)
 
 
 __all__ = ["Cook", "Farm", "Use", "empty_hand", "use_face"]

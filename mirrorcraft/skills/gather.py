@@ -56,6 +56,7 @@ class Mine(BaseSkill):
         tries = 0
         far_tried = False
         way = ""  # why the first unreachable candidate was (the way out it names)
+        left: dict[int, Any] = {}  # drops collect_near could not reach (the report says so)
         while progress.completed < count:
             self.check_time(deadline)
             await ctx.settle()
@@ -187,10 +188,11 @@ class Mine(BaseSkill):
             progress.broke(res.block)
             progress.completed += 1
             centre = (target[0] + 0.5, target[1] + 0.5, target[2] + 0.5)
-            await ctx.collect_near(
+            for e in await ctx.collect_near(
                 centre, radius=4.0, timeout=min(4.0, self.time_left(deadline) + 0.1), progress=progress
-            )
-        progress.message = f"mined {progress.completed} {block}"
+            ):
+                left[e.id] = e
+        progress.message = f"mined {progress.completed} {block}" + _left_text(left.values())
 
     def _sealed(self, target: tuple[int, int, int]) -> bool:
         """Whether breaking ``target`` from where the player stands would leave its drop out of reach.
@@ -454,6 +456,20 @@ class Attack(BaseSkill):
                 raise SkillFailed(FailureReason.UNREACHABLE, f"could not reach a {args.mob}: {way}")
             raise SkillFailed(FailureReason.TIMEOUT, f"no {args.mob} died before the limit")
         progress.message = f"killed {progress.completed} {args.mob}"
+
+
+def _left_text(items: Any) -> str:
+    """The report's note on drops left lying (``""`` when none): what and where, so an agent can
+    ``collect`` them or knows they are gone."""
+    still = [e for e in items if e.item_name]
+    if not still:
+        return ""
+    where = ", ".join(
+        f"{e.item.count} {e.item_name} at ({math.floor(e.position[0])}, {math.floor(e.position[1])}, "
+        f"{math.floor(e.position[2])})"
+        for e in still[:3]
+    )
+    return f"; left lying out of reach: {where}" + (f" and {len(still) - 3} more" if len(still) > 3 else "")
 
 
 def _best_weapon(inventory: dict[str, int]) -> str | None:

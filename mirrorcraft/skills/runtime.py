@@ -157,6 +157,8 @@ class SkillContext:
     explore_counts: dict[str, int] = field(default_factory=dict)
     #: Failed ``explore`` calls per direction (frontier exploration avoids them).
     explore_failed: dict[str, int] = field(default_factory=dict)
+    #: The direction of the last ``explore`` call (``explore any`` keeps it on a tie: no back and forth).
+    explore_last: str | None = None
     #: Why the last failed :meth:`approach` found no way, naming the escape (empty after a success).
     last_way_out: str = ""
 
@@ -466,13 +468,20 @@ class SkillContext:
         radius: float,
         timeout: float,
         progress: Progress | None = None,
-    ) -> None:
+    ) -> list[Any]:
         """Walk onto the item entities within ``radius`` of ``centre`` until none is left or ``timeout``.
 
         Walks to the centre of the block an item lies in (not the item's exact point), so the player
         drops into the one-block hole a broken block leaves: vanilla picks up items that touch the
         player's box grown by 1 block sideways and 0.5 up/down, which a player standing on the rim of
-        the hole does not reach.
+        the hole does not reach. When no straight walk gets there, a path that may clear one obstruction
+        (:meth:`reach_drop`) does, as ``collect`` does: a drop lying one block below the feet in a hole
+        under a ceiling (the ore dug diagonally down from the block the player stands on, the dirt over
+        the hole at head height) is 0.25 below the pickup box and cannot be walked into; the Diamond
+        episodes of issue 21 left their diamond there and explored to the end of the budget.
+
+        Returns:
+            The item entities still lying within ``radius`` that could not be reached (the caller says so).
         """
         end = self.now() + timeout
         skipped: set[int] = set()
@@ -484,7 +493,7 @@ class SkillContext:
                 if e.id not in skipped and math.dist(e.position, centre) <= radius
             ]
             if not items:
-                return
+                return self._left_near(centre, radius, skipped)
             me = self.body.movement.position
             target = min(items, key=lambda e: (e.distance_to(me), e.id))
             spot = (
@@ -502,10 +511,37 @@ class SkillContext:
                 skipped.add(target.id)
                 continue
             walk = max(10 / self.tick_rate, min(80 / self.tick_rate, end - self.now()))  # 10..80 ticks
-            await self.body.walk_straight(spot, tolerance=0.2, timeout=walk)
+            walked = await self.body.walk_straight(spot, tolerance=0.2, timeout=walk)
             await self.sleep(max(0.03, 6 / self.tick_rate))  # the pickup happens on a server tick
+            if target.id in self.body.entities.by_id and not walked:
+                # no straight way (a hole under a ceiling, a one-high gap): a path, one obstruction at most
+                _log.debug("collect_near: no straight walk to the drop at %s from %s", spot, self.feet())
+                await self.reach_drop(target.position, min(3.0, max(0.05, end - self.now())), progress)
+                await self.sleep(max(0.03, 6 / self.tick_rate))
+            if target.id in self.body.entities.by_id and self._touches(target.position):
+                # within pickup range but still there: its pickup delay (10 ticks for a block's drop) had
+                # not run out on the server, which lags the wall clock under load; wait once more
+                await self.sleep_ticks(10)
             if target.id in self.body.entities.by_id:
                 skipped.add(target.id)
+        return self._left_near(centre, radius, skipped)
+
+    def _touches(self, pos: tuple[float, float, float]) -> bool:
+        """Whether an item at ``pos`` touches the player's pickup box (vanilla ``Player.aiStep``: the
+        player's box grown by 1 sideways and 0.5 up and down; the item's box is 0.25 wide and high)."""
+        x, y, z = self.body.movement.position
+        ix, iy, iz = pos
+        return (
+            abs(ix - x) <= 0.3 + 1.0 + 0.125
+            and abs(iz - z) <= 0.3 + 1.0 + 0.125
+            and y - 0.75 <= iy <= y + 2.3
+        )
+
+    def _left_near(self, centre: tuple[float, float, float], radius: float, ids: set[int]) -> list[Any]:
+        """The item entities of ``ids`` still lying within ``radius`` of ``centre``."""
+        return [
+            e for e in self.body.entities.items() if e.id in ids and math.dist(e.position, centre) <= radius
+        ]
 
     def _drop_below(self, spot: tuple[float, float, float]) -> int:
         """How many blocks below the feet the ground of ``spot``'s column lies (0: level or higher)."""

@@ -72,3 +72,14 @@ def test_frontier_counts_unseen_chunks_inside_the_border() -> None:
     assert not world.inside_border(-9, 8) and world.inside_border(0, 8)
     west = memory.frontier((8, 64, 8), reach=4, half_width=1)
     assert west["west"] < west["east"] == 6
+
+
+def test_unvisited_counts_columns_the_player_has_not_stood_near() -> None:
+    memory = WorldMemory(World())
+    here = (8, 64, 8)
+    assert set(memory.unvisited(here, reach=3, half_width=1).values()) == {9}  # nothing visited yet
+    memory.note_visited((8.5, 64.0, 8.5))  # the 3x3 columns around chunk (0, 0)
+    memory.note_visited((8.5, 64.0, -23.5))  # and around chunk (0, -2): walked north
+    ahead = memory.unvisited(here, reach=3, half_width=1)
+    assert ahead["south"] == 6 and ahead["east"] == ahead["west"] == 6  # the first row of each is visited
+    assert ahead["north"] == 0  # back over the track: nothing new

@@ -204,3 +204,40 @@ def test_64_block_plan_is_fast() -> None:
     w = world(size=(80, 12, 80))
     res = plan(w, (4, 4, 4), Goal(68, 4, 4))
     assert res.status == "found" and res.seconds < 0.5 and res.cost == pytest.approx(64)
+
+
+BUSH_0 = state_id("minecraft:sweet_berry_bush", age=0)
+BUSH_3 = state_id("minecraft:sweet_berry_bush", age=3)
+
+
+def test_berry_bushes_are_walkable_at_a_cost() -> None:
+    from mirrorcraft.pathing import BUSH, THORNS
+    from mirrorcraft.pathing.grid import ENTER_COST
+
+    k = kind_table()
+    assert k[BUSH_0] == BUSH and k[BUSH_3] == THORNS  # no longer BLOCKED (issue 24)
+    assert 0 < ENTER_COST[BUSH] < ENTER_COST[THORNS]
+
+
+def test_a_field_of_berry_bushes_is_walked_through_when_it_is_the_only_way() -> None:
+    w = world()
+    w[17:24, 4, 17:24] = BUSH_3  # a field of ripe bushes...
+    w[20, 4:8, :] = STONE  # ...cut by a wall across the world...
+    w[20, 4, 20], w[20, 5, 20] = BUSH_3, 0  # ...whose one two-high gap is in the field
+    res = plan(w, (5, 4, 20), Goal(35, 4, 20))
+    assert res.status == "found", res.status
+    assert (20, 4, 20) in cells(res)
+    through = [c for c in cells(res) if w[c] == BUSH_3]
+    assert 0 < len(through) <= 7  # straight across the field, not wandering in it
+
+
+def test_a_path_goes_round_berry_bushes_when_it_can() -> None:
+    w = world()
+    w[18:23, 4, 14:27] = BUSH_3  # a 5 x 13 patch across the straight line
+    res = plan(w, (5, 4, 20), Goal(35, 4, 20))
+    assert res.status == "found"
+    assert all(w[c] != BUSH_3 for c in cells(res)), cells(res)  # round the patch (7 blocks aside)
+    young = world()
+    young[18:23, 4, 14:27] = BUSH_0  # bushes of age 0 only slow: straight through them
+    res = plan(young, (5, 4, 20), Goal(35, 4, 20))
+    assert res.status == "found" and any(young[c] == BUSH_0 for c in cells(res))

@@ -6,7 +6,8 @@ arena (``arena_saves``: its wheat farm, cow, crafting tables and furnaces), at 1
   ``randomTickSpeed``; ``farm`` harvests it again; ``craft_grid`` at the arena's table makes bread;
 * cake: ``use`` a bucket on the arena's cow three times (milk buckets), ``craft_grid`` the cake from milk,
   sugar, an egg and wheat (the buckets come back); ``place_at`` the cake, ``use`` it to eat a slice;
-  ``break_at`` a block; ``cook`` a potato in an arena furnace with carried coal;
+  ``break_at`` a block; ``cook`` a potato on an arena furnace's own coal, and with carried planks in a
+  furnace without fuel;
 * four players, two teams: team chat reaches only the sender's team mate (with its sender), normal chat
   everyone; every body reads the same sidebar; ``give`` tosses bread to a team mate, who picks it up.
 
@@ -164,17 +165,66 @@ async def test_milk_the_cow_and_bake_a_cake(server) -> None:
         await body.disconnect()
 
 
+def _fuel(server: Any, pos: tuple[int, int, int]) -> tuple[str, int] | None:
+    """The fuel slot of the furnace at ``pos`` as the server holds it."""
+    slot = server.game.furnaces.device_at(pos).slots[1]
+    return None if slot is None else (slot.item, slot.count)
+
+
 @pytest_twisted.ensureDeferred
-async def test_cook_a_potato_in_an_arena_furnace(server) -> None:
+async def test_cook_a_potato_on_an_arena_furnaces_own_coal(server) -> None:
+    """Issue 24: the arena's furnaces hold 64 coal; ``cook`` burns it (vanilla burns whatever is in the fuel
+    slot) and neither needs nor spends the carried coal, nor takes the furnace's."""
     body, skills = await _player(server, "Blink", (0.5, -60.0, -1.5))
     try:
+        furnace = skills.ctx.find_blocks("minecraft:furnace")[0]
+        assert _fuel(server, furnace) == ("minecraft:coal", 64)
         server.give_item("Blink", "potato", 2)
         server.give_item("Blink", "coal", 1)
         await body.sleep(0.2)
         report = await skills.run("cook", input="potato", count=2)
         assert report.status == "success", report
         assert [(s.item, s.count) for s in report.produced] == [("minecraft:baked_potato", 2)]
-        assert server_counts(server, "Blink").get("minecraft:baked_potato") == 2
+        assert "on the furnace's minecraft:coal" in report.message, report.message
+        counts = server_counts(server, "Blink")
+        assert (
+            counts.get("minecraft:baked_potato") == 2 and counts.get("minecraft:coal") == 1
+        )  # its own coal kept
+        assert _fuel(server, furnace) == (
+            "minecraft:coal",
+            63,
+        )  # one coal burnt, the rest stays in the furnace
+    finally:
+        await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_cook_adds_carried_fuel_only_to_a_furnace_without_any(server) -> None:
+    """A furnace with an empty fuel slot: without carried fuel ``cook`` fails ``missing_items`` and loads
+    nothing; with planks it adds the two that two potatoes need (300 ticks each), and none is left over."""
+    from mirrorcraft.contracts import FailureReason
+
+    body, skills = await _player(server, "Bolt", (8.5, -60.0, 8.5))
+    try:
+        furnace = (10, -60, 8)
+        assert server.block_at(*furnace) == "air" and server.block_at(10, -61, 8) != "air"
+        server.set_block(*furnace, "furnace")
+        await body.sleep(0.3)
+        assert skills.ctx.find_blocks("minecraft:furnace")[0] == furnace
+        server.give_item("Bolt", "potato", 2)
+        await body.sleep(0.2)
+        none = await skills.run("cook", input="potato", count=2)
+        assert none.status == "failure" and none.reason == FailureReason.MISSING_ITEMS, none
+        assert server_counts(server, "Bolt").get("minecraft:potato") == 2  # nothing left in the furnace
+        server.give_item("Bolt", "oak_planks", 5)
+        await body.sleep(0.2)
+        report = await skills.run("cook", input="potato", count=2)
+        assert report.status == "success", report
+        assert [(s.item, s.count) for s in report.produced] == [("minecraft:baked_potato", 2)]
+        assert "with 2 carried minecraft:oak_planks" in report.message, report.message
+        counts = server_counts(server, "Bolt")
+        assert counts.get("minecraft:baked_potato") == 2 and counts.get("minecraft:oak_planks") == 3
+        assert _fuel(server, furnace) is None
     finally:
         await body.disconnect()
 
