@@ -58,6 +58,7 @@ class _GameCall:
     def __init__(self, clock: GameTime, when: float, f: Callable[..., Any], args: Any, kw: Any) -> None:
         self.clock, self.time, self.f, self.args, self.kw = clock, when, f, args, kw
         self.seq = 0
+        self.zero = False  # scheduled with no delay: may run in the pass that scheduled it
         self.cancelled = False
         self.called = False
         self.real: Any = None  # the reactor call after lockstep ended
@@ -87,6 +88,7 @@ class _GameCall:
             self.real.reset(seconds_from_now)
             return
         self.time = self.clock.seconds() + max(0.0, seconds_from_now)
+        self.zero = False
         self.clock._push(self)
 
     def delay(self, seconds_later: float) -> None:
@@ -94,6 +96,7 @@ class _GameCall:
             self.real.delay(seconds_later)
             return
         self.time += seconds_later
+        self.zero = False
         self.clock._push(self)
 
     def _fire(self) -> None:
@@ -139,6 +142,7 @@ class GameTime:
         if not self.lockstep:
             return self.reactor.callLater(delay, f, *args, **kw)
         call = _GameCall(self, self.seconds() + max(0.0, delay), f, args, kw)
+        call.zero = delay <= 0
         self._push(call)
         return call
 
@@ -166,18 +170,32 @@ class GameTime:
         self._tick = tick
 
     def fire_due(self) -> int:
-        """Run the timers due at the current game time, in time order; returns how many ran."""
+        """Run the timers due at the current game time, in time order; returns how many ran.
+
+        A timer scheduled during this pass with a positive delay waits for the next tick even when it falls
+        within :data:`DUE_EPSILON` of now (game time does not move inside a pass: a ``LoopingCall`` whose
+        float arithmetic lands a hair before its next interval would otherwise re-fire without end);
+        ``callLater(0)`` runs in the same pass, as on the reactor.
+        """
         now = self.seconds() + DUE_EPSILON
+        limit = self._seq
+        later: list[tuple[float, int, _GameCall]] = []
         fired = 0
         while self._heap and self._heap[0][0] <= now and fired < MAX_FIRED_PER_TICK:
-            _t, seq, call = heapq.heappop(self._heap)
+            entry = heapq.heappop(self._heap)
+            _t, seq, call = entry
             if seq != call.seq or not call.active():
+                continue
+            if seq > limit and not call.zero:
+                later.append(entry)
                 continue
             fired += 1
             try:
                 call._fire()
             except Exception:  # noqa: BLE001 - as the reactor does: one failing timer does not stop the rest
                 log.exception("game-time call %r failed", call.f)
+        for entry in later:
+            heapq.heappush(self._heap, entry)
         return fired
 
     def leave(self) -> None:

@@ -123,7 +123,7 @@ async def test_a_non_lockstep_client_never_blocks(sandbox_template, tmp_path) ->
 
 @pytest_twisted.ensureDeferred
 async def test_stall_bound_evicts_a_silent_client_and_a_leaver_is_not_waited_for(sandbox_template, tmp_path) -> None:
-    srv = _server(sandbox_template, tmp_path, lockstep_timeout=0.5)
+    srv = _server(sandbox_template, tmp_path, lockstep_timeout=1.0)
     silent = await _join(srv)
     active = await _join(srv)
     try:
@@ -131,7 +131,7 @@ async def test_stall_bound_evicts_a_silent_client_and_a_leaver_is_not_waited_for
         t0 = time.monotonic()
         with active.lockstep.acting():
             await active.movement.wait_ticks(3)  # waits for the silent client until the bound evicts it
-        assert 0.45 <= time.monotonic() - t0 <= 3.0
+        assert 0.95 <= time.monotonic() - t0 <= 5.0
         (stall,) = _clock(srv).stalls
         assert stall["evicted"] == [repr(srv.player(silent.config.username))]
         await _until(lambda: silent.lockstep.evicted and not silent.lockstep.active)
@@ -143,7 +143,7 @@ async def test_stall_bound_evicts_a_silent_client_and_a_leaver_is_not_waited_for
         t1 = time.monotonic()
         with active.lockstep.acting():
             await active.movement.wait_ticks(5)
-        assert time.monotonic() - t1 < 0.45 and len(_clock(srv).stalls) == 1
+        assert time.monotonic() - t1 < 0.95 and len(_clock(srv).stalls) == 1
     finally:
         await silent.disconnect()
         await active.disconnect()
