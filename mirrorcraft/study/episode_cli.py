@@ -483,7 +483,9 @@ def add_episode_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="free (default: the server ticks on the wall clock) or lockstep (a tick runs only when the "
         "body is done with the last; thinking costs no game time; --tick-rate is then the pace)",
     )
-    p.add_argument("--unpaced", action="store_true", help="--clock lockstep: no pace, as fast as the CPU allows")
+    p.add_argument(
+        "--unpaced", action="store_true", help="--clock lockstep: no pace, as fast as the CPU allows"
+    )
     p.add_argument(
         "--lockstep-timeout",
         type=float,

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
 import pytest_twisted
 from twisted.internet import defer, reactor, task
 
@@ -122,7 +121,9 @@ async def test_a_non_lockstep_client_never_blocks(sandbox_template, tmp_path) ->
 
 
 @pytest_twisted.ensureDeferred
-async def test_stall_bound_evicts_a_silent_client_and_a_leaver_is_not_waited_for(sandbox_template, tmp_path) -> None:
+async def test_stall_bound_evicts_a_silent_client_and_a_leaver_is_not_waited_for(
+    sandbox_template, tmp_path
+) -> None:
     srv = _server(sandbox_template, tmp_path, lockstep_timeout=1.0)
     silent = await _join(srv)
     active = await _join(srv)
