@@ -209,3 +209,42 @@ async def test_same_actions_paced_and_unpaced_give_the_same_game(sandbox_templat
     assert paced["position"] == paced["server_position"]
     # paced: at least 1/20 s per tick; unpaced is not held to the pace
     assert paced["wall"] >= paced["marks"][-1] / 20.0 * 0.95
+
+
+async def _two_bodies(template: Path, root: Path, paced: bool) -> dict[str, Any]:
+    """Two lockstep bodies acting at once: one walks east, the other north, then both wait 5 ticks."""
+    srv = _server(template, root, lockstep_paced=paced, lockstep_timeout=30.0)
+    a, b = await _join(srv), await _join(srv)
+    try:
+        await _until(lambda: a.lockstep.announced is not None and b.lockstep.announced is not None)
+
+        async def walk(body: Body, dx: float, dz: float) -> int:
+            with body.lockstep.acting():
+                x, y, z = body.movement.position
+                await body.walk_straight((x + dx, y, z + dz), timeout=10)
+                await body.movement.wait_ticks(5)
+                return srv.tick_count
+
+        ends = await defer.gatherResults(
+            [defer.ensureDeferred(walk(a, 4, 0)), defer.ensureDeferred(walk(b, 0, -4))]
+        )
+        await _wall(0.3)  # the rounds in flight complete; then nobody acts and the server holds
+        return {
+            "ticks": srv.tick_count,
+            "ends": ends,
+            "positions": [a.movement.position, b.movement.position],
+            "server": [srv.position(a.config.username), srv.position(b.config.username)],
+            "stalls": _clock(srv).stalls,
+        }
+    finally:
+        await a.disconnect()
+        await b.disconnect()
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_two_bodies_paced_and_unpaced_give_the_same_game(sandbox_template, tmp_path) -> None:
+    paced = await _two_bodies(sandbox_template, tmp_path, paced=True)
+    unpaced = await _two_bodies(sandbox_template, tmp_path, paced=False)
+    assert paced["stalls"] == [] and paced["positions"] == paced["server"]
+    assert paced == unpaced
