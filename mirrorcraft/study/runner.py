@@ -107,6 +107,8 @@ from mirrorcraft.study.runner_records import EpisodeFault, FaultKind, build_reco
 ENV_WORLDS = "MIRRORCRAFT_WORLDS"
 ENV_SERVER = "MIRRORCRAFT_SERVER"
 ENV_TICK_RATE = "MIRRORCRAFT_TICK_RATE"
+#: ``free`` (default), ``lockstep`` or ``lockstep-unpaced`` (docs/lockstep.md; the study CLI has no flag yet).
+ENV_CLOCK = "MIRRORCRAFT_CLOCK"
 ENV_RECORDS = "MIRRORCRAFT_EPISODE_DIR"
 ENV_SERVER_JAR = "MIRRORCRAFT_SERVER_JAR"
 ENV_ACCEPT_EULA = "MIRRORCRAFT_ACCEPT_EULA"
@@ -178,8 +180,13 @@ class RunnerSettings(BaseModel):
 
     @classmethod
     def from_env(cls, **overrides: Any) -> RunnerSettings:
-        """Settings from :data:`ENV_WORLDS`, :data:`ENV_SERVER`, :data:`ENV_TICK_RATE`, :data:`ENV_RECORDS`,
-        :data:`ENV_SERVER_JAR`, :data:`ENV_JAVA` and :data:`ENV_ACCEPT_EULA` (``1``/``true``/``yes``)."""
+        """Settings from :data:`ENV_WORLDS`, :data:`ENV_SERVER`, :data:`ENV_TICK_RATE`, :data:`ENV_CLOCK`,
+        :data:`ENV_RECORDS`, :data:`ENV_SERVER_JAR`, :data:`ENV_JAVA` and :data:`ENV_ACCEPT_EULA`
+        (``1``/``true``/``yes``).
+
+        Raises:
+            ValueError: :data:`ENV_CLOCK` is not ``free``, ``lockstep`` or ``lockstep-unpaced``.
+        """
         data: dict[str, Any] = {}
         if os.environ.get(ENV_WORLDS):
             data["worlds_dir"] = Path(os.environ[ENV_WORLDS])
@@ -187,6 +194,12 @@ class RunnerSettings(BaseModel):
             data["server"] = os.environ[ENV_SERVER]
         if os.environ.get(ENV_TICK_RATE):
             data["tick_rate"] = float(os.environ[ENV_TICK_RATE])
+        if os.environ.get(ENV_CLOCK):
+            mode = os.environ[ENV_CLOCK].strip().lower()
+            if mode not in ("free", "lockstep", "lockstep-unpaced"):
+                raise ValueError(f"{ENV_CLOCK}={mode!r}: expected free, lockstep or lockstep-unpaced")
+            data["clock"] = "free" if mode == "free" else "lockstep"
+            data["lockstep_paced"] = mode != "lockstep-unpaced"
         if os.environ.get(ENV_RECORDS):
             data["records_dir"] = Path(os.environ[ENV_RECORDS])
         if os.environ.get(ENV_SERVER_JAR):
@@ -780,7 +793,8 @@ def run_episode_blocking(identity: EpisodeIdentity) -> EpisodeRecord:
 
     Settings come from the environment (:meth:`RunnerSettings.from_env`): ``MIRRORCRAFT_WORLDS`` (catalogue
     folder, default ``runs/worlds``), ``MIRRORCRAFT_SERVER`` (``embedded``/``child``),
-    ``MIRRORCRAFT_TICK_RATE``, ``MIRRORCRAFT_EPISODE_DIR`` (per-episode records + run notes).
+    ``MIRRORCRAFT_TICK_RATE``, ``MIRRORCRAFT_CLOCK`` (``free``/``lockstep``/``lockstep-unpaced``),
+    ``MIRRORCRAFT_EPISODE_DIR`` (per-episode records + run notes).
     """
     return _run_with_settings(RunnerSettings.from_env().model_dump_json(), identity)
 

@@ -79,3 +79,18 @@ def test_old_run_notes_load_as_free_running() -> None:
     assert notes.clock == "free" and notes.lockstep == {}
     assert _clock_mode(RunnerSettings()) == "free"
     assert _clock_mode(RunnerSettings(clock="lockstep", lockstep_paced=False)) == "lockstep-unpaced"
+
+
+def test_the_clock_mode_from_the_environment(monkeypatch) -> None:
+    import pytest
+
+    from mirrorcraft.study.runner import ENV_CLOCK, RunnerSettings
+
+    monkeypatch.setenv(ENV_CLOCK, "lockstep-unpaced")
+    s = RunnerSettings.from_env()
+    assert s.clock == "lockstep" and not s.lockstep_paced
+    monkeypatch.setenv(ENV_CLOCK, "lockstep")
+    assert RunnerSettings.from_env().lockstep_paced
+    monkeypatch.setenv(ENV_CLOCK, "fast")
+    with pytest.raises(ValueError, match=ENV_CLOCK):
+        RunnerSettings.from_env()
