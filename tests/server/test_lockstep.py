@@ -94,12 +94,14 @@ async def test_withheld_ack_holds_the_server_and_each_round_runs_one_tick(sandbo
 
 @pytest_twisted.ensureDeferred
 async def test_a_non_lockstep_client_never_blocks(sandbox_template, tmp_path) -> None:
-    srv = _server(sandbox_template, tmp_path, lockstep_hold_start=False)
-    plain = await _join(srv, lockstep=False)  # ignores the offer: a plain client, free-running
+    srv = _server(sandbox_template, tmp_path)  # holds at tick 0 for the first lockstep client...
+    plain = await _join(srv, lockstep=False)  # ...but this one ignores the offer: a plain client
     try:
+        await _until(lambda: srv.tick_count > 5, timeout=5.0)  # the hold ended after the grace (1 s)
+        assert _clock(srv).stalls == [] and not plain.lockstep.active and plain.movement.ticks > 0
         t0 = srv.tick_count
         await _wall(0.5)
-        assert srv.tick_count - t0 >= 5 and not plain.lockstep.active and plain.movement.ticks > 0
+        assert srv.tick_count - t0 >= 5
         locked = await _join(srv)
         try:
             await _until(lambda: locked.lockstep.announced is not None)

@@ -18,6 +18,10 @@ ASCII decimal text like ``mirrorcraft:tick_rate``:
 * serverbound ``mirrorcraft:tick_done`` ``b"<n>"``: the client has sent all its input for tick ``n``; tick
   ``n + 1`` runs when every registered client has said so (or the barrier's timeout evicted it).
 
+Start hold: a lockstep server holds at tick 0 until the first client registers; a client that joins and
+does not register within :data:`LOCKSTEP_GRACE` seconds ends the hold (the server then runs free at its rate
+until a lockstep client registers), so a non-lockstep client never waits for the hold's timeout.
+
 Malformed numbers and acknowledgements for another tick are counted in :attr:`Lockstep.rejected` and
 otherwise ignored.
 """
@@ -34,6 +38,9 @@ SYNC_CHANNEL = "mirrorcraft:tick_sync"
 DONE_CHANNEL = "mirrorcraft:tick_done"
 REGISTER_CHANNEL = "minecraft:register"
 MAX_NUMBER_BYTES = 20  # a tick count as ASCII decimal: 20 digits hold any 64-bit count
+#: Wall seconds a joined client may take to register before the start hold ends for it (our body registers
+#: within a reactor turn of the offer; a client that does not speak lockstep never does).
+LOCKSTEP_GRACE = 1.0
 
 
 def parse_tick(data: bytes) -> int | None:
@@ -61,6 +68,7 @@ class Lockstep:
         self.evicted: set[Player] = set()
         self.rejected = 0
         kernel.handlers.register("custom_payload", self._on_payload)
+        kernel.events.after("joined", self._joined)
         kernel.events.after("left", self._left)
 
     @staticmethod
@@ -93,6 +101,14 @@ class Lockstep:
         self.evicted.add(who)
         self.kernel.emit("lockstep_evicted", player=who.display_name, tick=self.clock.count, reason=reason)
         who.send("plugin_message", wire.custom_payload(CLOCK_CHANNEL, b"free"))
+
+    def _joined(self, b: Behaviour) -> None:
+        if self.clock.holding:
+            p = b.player
+            self.clock.reactor.callLater(  # type: ignore[attr-defined]
+                LOCKSTEP_GRACE,
+                lambda: None if any(m is p for m in self.clock.members) else self.clock.end_hold(),
+            )
 
     def _left(self, b: Behaviour) -> None:
         self.evicted.discard(b.player)

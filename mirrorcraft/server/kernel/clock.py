@@ -137,8 +137,10 @@ class LockstepClock(TickClock):
     * With no participant the clock runs free at ``rate`` (paced, with today's catch-up), so a server whose
       clients are all non-lockstep (Mineflayer, a vanilla client) never waits for anyone.
     * ``hold_start``: before the first participant registers the clock holds at tick 0 (so the ticks run
-      before the body joins do not depend on how long the setup took), for at most ``timeout`` seconds;
-      then it runs free and records a stall with no names.
+      before the body joins do not depend on how long the setup took), for at most ``timeout`` seconds
+      (then it runs free and records a stall with no names), or until :meth:`end_hold` (the lockstep
+      feature calls it when a client has been in the game for ``LOCKSTEP_GRACE`` seconds without
+      registering: a Mineflayer bot never waits for the hold).
 
     Args:
         rate: Ticks per second: the pace (paced) and the free-running rate with no participant.
@@ -302,6 +304,19 @@ class LockstepClock(TickClock):
             self.evict(m, f"no tick_done for tick {self.count} within {self.timeout:g}s")
         self.waiting.clear()
         self._schedule()
+
+    @property
+    def holding(self) -> bool:
+        """Holding at the start for the first participant (``hold_start``)."""
+        return self._started and not self.members and self._timer is not None and not super().running
+
+    def end_hold(self) -> None:
+        """Stop holding at the start and run free until a participant registers (a non-lockstep client
+        joined and did not register: it must not wait for the hold's timeout)."""
+        if self.holding:
+            self._cancel(self._timer)
+            self._timer = None
+            self._after_tick()
 
     def _start_timed_out(self) -> None:
         self._timer = None
