@@ -129,6 +129,8 @@ class GameTime:
         self._seq = 0
 
     def __getattr__(self, name: str) -> Any:
+        if name == "reactor":  # not yet set (copy, unpickling): never recurse
+            raise AttributeError(name)
         return getattr(self.reactor, name)
 
     def seconds(self) -> float:
