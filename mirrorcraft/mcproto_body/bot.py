@@ -55,6 +55,9 @@ class Body:
         memory: What the player has seen of the world, for the skills (:mod:`.memory`; never observed by
             an agent).
         game_clock: The server's tick rate (``mirrorcraft:tick_rate``; 20 t/s when not announced).
+        game_time: The body's clock (:class:`~.lockstep.GameTime`; ``clock`` and ``conn.clock``).
+        lockstep: The body's side of a lockstep server's tick barrier (:mod:`.lockstep`): hold
+            ``with body.lockstep.acting():`` around work that needs game time.
         login: The last ``login`` packet (entity id, game mode, view distance, ...).
     """
 

@@ -8,7 +8,8 @@ plausible steps. The tick period follows the server's announced rate (:class:`~.
 channel ``mirrorcraft:tick_rate``): 20 Hz on a vanilla server, e.g. 100 Hz on an accelerated embedded
 server. The per-tick physics (and so the per-packet step the server checks) is the same at every rate;
 only the wall time between ticks shrinks. When the rate changes the running loop restarts at the new
-period.
+period. On a lockstep server (:mod:`.lockstep`) there is no wall-clock loop: the server's tick
+announcements call :meth:`Movement.tick` (one step per server tick; ``driven``).
 
 The server moves us with ``position`` (Synchronize Player Position, flags bit 0x01/0x02/0x04 = relative
 x/y/z, 0x08 yaw, 0x10 pitch): the connection confirms the teleport, we adopt the position, zero the
