@@ -11,6 +11,10 @@ reactor falls behind, the call reports how many intervals passed. Game time catc
 "Can't keep up": the skipped ticks still count (at most 100 per catch-up: 5 s at 20 t/s), and up to 4 of
 them re-run the *catch-up* phases (the item physics) before the one full tick, so client-timed digs still
 match the server's count.
+
+Lockstep (:class:`LockstepClock`, ``ServerConfig.clock = "lockstep"``, docs/lockstep.md): the same declared
+tick, run as a per-tick barrier instead of a wall-clock loop — tick n+1 only after every lockstep client is
+done with tick n, with no catch-up, paced or unpaced, and a wall-clock bound on every wait.
 """
 
 from __future__ import annotations
