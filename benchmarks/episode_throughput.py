@@ -20,9 +20,15 @@ worker runs them, :mod:`mirrorcraft.study.runner_reactor`):
   measured per-action wall time to the full budgets. Scripted decisions are instantaneous: LLM latency
   (seconds per call) comes on top for the real study and is not in this number.
 
+**Lockstep** (``--clock lockstep``, docs/lockstep.md): the episode is played paced at the first rate
+(default 20 t/s: real time) and unpaced; the two must use the same game ticks (their records are compared
+apart from the wall time, and the result says ``"lockstep_equal"``), and the speed-up of the unpaced run
+over real time and its CPU share are printed.
+
 Usage::
 
     python benchmarks/episode_throughput.py --budget 6 --rates 20 100 --out runs/bench-episodes
+    python benchmarks/episode_throughput.py --budget 12 --clock lockstep --out runs/bench-lockstep
 
 The scripted episode only progresses as far as the embedded server's rules engine allows; the output
 prints the score path so the numbers can be read against what the episode actually did.
@@ -44,7 +50,9 @@ def _cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def run(out: Path, budget: int, rates: list[float], radius: int, server: str) -> dict[str, Any]:
+def run(
+    out: Path, budget: int, rates: list[float], radius: int, server: str, clock: str = "free"
+) -> dict[str, Any]:
     from mirrorcraft.contracts import EpisodeIdentity, ModelSettings, StudyGrid
     from mirrorcraft.contracts.tasks import DEFAULT_BUDGETS
     from mirrorcraft.study.runner import RunnerSettings, lower_bound_ticks, make_episode_fn
@@ -63,18 +71,30 @@ def run(out: Path, budget: int, rates: list[float], radius: int, server: str) ->
         study_seed=0,
     )
     results: dict[str, Any] = {"budget": budget, "radius": radius, "server": server, "modes": []}
-    for rate in rates:
+    # free: one run per rate; lockstep: paced at the first rate, then unpaced (same announced rate)
+    plan = [(r, True) for r in rates] if clock == "free" else [(rates[0], True), (rates[0], False)]
+    records = []
+    for rate, paced in plan:
+        label = f"{rate:g}" if clock == "free" else f"lockstep-{'paced' if paced else 'unpaced'}-{rate:g}"
         settings = RunnerSettings(
-            worlds_dir=worlds, server=server, tick_rate=rate, records_dir=out / f"episodes-{rate:g}"
+            worlds_dir=worlds,
+            server=server,
+            tick_rate=rate,
+            records_dir=out / f"episodes-{label}",
+            clock=clock,  # type: ignore[arg-type]
+            lockstep_paced=paced,
         )
         fn = make_episode_fn(settings)
         c0, t0 = _cpu(), time.perf_counter()
         record = fn(ident)
         wall, cpu = time.perf_counter() - t0, _cpu() - c0
+        records.append(record)
         notes = json.loads((settings.records_dir / f"{record.episode_id}.json").read_text())["run_notes"]
         n = record.outcome.actions_used
         ticks = lower_bound_ticks(record)
         mode = {
+            "mode": label,
+            "lockstep": notes.get("lockstep", {}),
             "tick_rate": rate,
             "wall_s": round(wall, 2),
             "cpu_s": round(cpu, 2),
@@ -106,6 +126,19 @@ def run(out: Path, budget: int, rates: list[float], radius: int, server: str) ->
             )
         results["modes"].append(mode)
         print(json.dumps(mode), flush=True)
+    if clock == "lockstep":
+        a, b = (r.model_dump(mode="json") for r in records)
+        a.pop("wall_time_s"), b.pop("wall_time_s")
+        paced_m, unpaced_m = results["modes"]
+        results["lockstep_equal"] = a == b
+        results["unpaced_speedup_over_paced"] = round(paced_m["wall_s"] / unpaced_m["wall_s"], 2)
+        results["unpaced_wall_over_cpu"] = round(unpaced_m["wall_s"] / unpaced_m["cpu_s"], 2)
+        print(
+            f"lockstep paced == unpaced (records apart from wall time): {results['lockstep_equal']}; "
+            f"unpaced {results['unpaced_speedup_over_paced']}x faster than paced; unpaced wall / CPU "
+            f"{results['unpaced_wall_over_cpu']}",
+            flush=True,
+        )
     return results
 
 
@@ -116,10 +149,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rates", type=float, nargs="+", default=[20.0, 100.0], help="server tick rates")
     p.add_argument("--radius", type=int, default=96, help="world radius in blocks")
     p.add_argument("--server", choices=("embedded", "child"), default="embedded")
+    p.add_argument("--clock", choices=("free", "lockstep"), default="free", help="free (default) or lockstep")
     args = p.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    results = run(out, args.budget, args.rates, args.radius, args.server)
+    results = run(out, args.budget, args.rates, args.radius, args.server, args.clock)
     (out / "episode_throughput.json").write_text(json.dumps(results, indent=2) + "\n")
     print(f"written: {out / 'episode_throughput.json'}")
     return 0

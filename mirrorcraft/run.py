@@ -39,11 +39,17 @@ def cmd_default(args: argparse.Namespace) -> int:
     from mirrorcraft.study.episode_cli import run_default_job
     from mirrorcraft.study.team_demo import run_team_demo
 
+    if args.unpaced and args.clock != "lockstep":
+        print("mirrorcraft: --unpaced needs --clock lockstep", file=sys.stderr)
+        return 2
     out = Path(args.out)
     checks = run_demo(out_dir=out)
     if checks != 0:
         return checks
-    code = run_default_job(out, budget=args.budget, workers=args.workers, tick_rate=args.tick_rate)
+    lockstep = {"clock": "lockstep", "lockstep_paced": not args.unpaced} if args.clock == "lockstep" else None
+    code = run_default_job(
+        out, budget=args.budget, workers=args.workers, tick_rate=args.tick_rate, lockstep=lockstep
+    )
     team = run_team_demo(out / "teams")
     return code or team
 
@@ -144,6 +150,17 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=100.0,
         help="default job: server ticks/s (default 100: accelerated)",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=("free", "lockstep"),
+        default="free",
+        help="default job's episodes: free (default) or lockstep (docs/lockstep.md; the team demo stays free)",
+    )
+    parser.add_argument(
+        "--unpaced",
+        action="store_true",
+        help="default job with --clock lockstep: no pace (as fast as the CPU)",
     )
     parser.set_defaults(handler=cmd_default)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")

@@ -4,7 +4,8 @@ One module per feature, each a class given the modules it depends on (see docs/b
 ``connection`` (login, keep-alive, teleports, tracing; drops recipe/tag packets unparsed), ``world``
 (numpy chunk columns), ``entities``, ``inventory`` + ``windows`` (clicks with vanilla prediction),
 ``digging`` (vanilla break time), ``placing``, ``physics`` + ``movement`` (one tick per server
-game tick), ``tickrate`` (the server's announced rate, 20 by default), ``health``, ``advancements``,
+game tick), ``tickrate`` (the server's announced rate, 20 by default), ``lockstep`` (the body's clock
+and its side of a lockstep server's tick barrier, docs/lockstep.md), ``health``, ``advancements``,
 ``plants`` (crop ages), ``using`` (use on blocks and entities, toss), ``chat``, ``scoreboard``, and
 ``bot.Body`` wiring them. It never imports :mod:`mirrorcraft.server`.
 """

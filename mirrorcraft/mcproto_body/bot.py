@@ -25,6 +25,7 @@ from mirrorcraft.mcproto_body.digging import Digger, DigResult
 from mirrorcraft.mcproto_body.entities import CollectEvent, Entities
 from mirrorcraft.mcproto_body.health import Health
 from mirrorcraft.mcproto_body.inventory import Inventory
+from mirrorcraft.mcproto_body.lockstep import GameTime, Lockstep
 from mirrorcraft.mcproto_body.memory import WorldMemory
 from mirrorcraft.mcproto_body.movement import Movement
 from mirrorcraft.mcproto_body.physics import yaw_to
@@ -54,12 +55,19 @@ class Body:
         memory: What the player has seen of the world, for the skills (:mod:`.memory`; never observed by
             an agent).
         game_clock: The server's tick rate (``mirrorcraft:tick_rate``; 20 t/s when not announced).
+        game_time: The body's clock (:class:`~.lockstep.GameTime`; ``clock`` and ``conn.clock``).
+        lockstep: The body's side of a lockstep server's tick barrier (:mod:`.lockstep`): hold
+            ``with body.lockstep.acting():`` around work that needs game time.
         login: The last ``login`` packet (entity id, game mode, view distance, ...).
     """
 
     def __init__(self, config: BodyConfig, clock: Any = None, keep_sky_light: bool = False) -> None:
         self.config = config
-        self.conn = Connection(config, clock)
+        from twisted.internet import reactor
+
+        # The body's clock: the reactor while free-running, the server's ticks in lockstep (.lockstep).
+        self.game_time = GameTime(clock if clock is not None else reactor)
+        self.conn = Connection(config, self.game_time)
         self.game_clock = GameClock(self.conn)
         self.world = World(self.conn, keep_sky_light=keep_sky_light)
         self.memory = WorldMemory(self.world)
@@ -76,11 +84,28 @@ class Body:
         self.using = Using(self.conn, self.world, self.inventory, self.movement, self.placer, self.entities)
         self.chat = Chat(self.conn, names=self.entities.player_names.get)
         self.scoreboard = Scoreboard(self.conn)
+        self.lockstep = Lockstep(
+            self.conn,
+            self.game_time,
+            step=self.movement.tick,
+            set_driven=self.movement.set_driven,
+            on_tick=self._lockstep_tick,
+            enabled=config.lockstep,
+        )
+        self.game_clock.on_change(self._rate_changed)
         self.login: Any = None
+
+    def _lockstep_tick(self, tick: int | None) -> None:
+        self.game_clock.lockstep_tick = tick
+
+    def _rate_changed(self, rate: float) -> None:
+        self.game_time.rate = rate
 
     @property
     def clock(self) -> Any:
-        """The reactor."""
+        """The body's clock (:class:`~.lockstep.GameTime`): the reactor's time while free-running; in
+        lockstep, game time that advances only with the server's ticks, so every wait written against it
+        costs a fixed number of ticks."""
         return self.conn.clock
 
     @property
@@ -136,11 +161,12 @@ class Body:
     async def wait_chunks(self, radius: int | None = None, timeout: float = 30.0) -> bool:
         """Wait until every column within ``radius`` (default 2, see :meth:`chunks_missing`) is loaded; False
         on timeout."""
-        deadline = self.clock.seconds() + timeout
+        clock = self.lockstep.wall_clock  # game time is frozen while nobody acts in lockstep
+        deadline = clock.seconds() + timeout
         while self.chunks_missing(radius) != 0:
-            if self.clock.seconds() > deadline:
+            if clock.seconds() > deadline:
                 return False
-            await task.deferLater(self.clock, 0.05, lambda: None)
+            await task.deferLater(clock, 0.05, lambda: None)
         return True
 
     async def sleep(self, seconds: float) -> None:

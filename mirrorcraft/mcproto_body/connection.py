@@ -59,6 +59,8 @@ class BodyConfig(BaseModel):
         trace_packets: If set, append one JSON line per packet (both directions) to this file.
         connect_timeout: Seconds to wait for the TCP connection and login.
         reconnect_attempts / reconnect_delay: Used by :meth:`Connection.connect` on refused connections.
+        lockstep: Take part in lockstep when the server offers it (:mod:`~mirrorcraft.mcproto_body.lockstep`;
+            a free-running server never offers it, so this changes nothing there).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -72,6 +74,7 @@ class BodyConfig(BaseModel):
     connect_timeout: float = 20.0
     reconnect_attempts: int = 0
     reconnect_delay: float = 1.0
+    lockstep: bool = True
 
     def model_post_init(self, __context: Any) -> None:  # noqa: D401 - pydantic hook
         if self.protocol not in (PROTOCOL_1_19, PROTOCOL_1_19_2):
@@ -212,6 +215,7 @@ class Connection:
         protocol_errors: Decoding/handler errors seen (the connection keeps going; each names the packet).
         dropped_counts: How many rule-revealing packets were dropped unparsed, by name.
         received_counts: Packets received per name (for benchmarks and tests).
+        sent_count: Packets sent (the lockstep flush round compares it before and after).
     """
 
     def __init__(self, config: BodyConfig, clock: Any = None) -> None:
@@ -222,6 +226,7 @@ class Connection:
         self.protocol_errors: list[str] = []
         self.dropped_counts: dict[str, int] = defaultdict(int)
         self.received_counts: dict[str, int] = defaultdict(int)
+        self.sent_count = 0
         self._handlers: dict[str, list[Handler]] = defaultdict(list)
         self._reset_hooks: list[Callable[[], None]] = []
         self._protocol: _Protocol | None = None
@@ -268,6 +273,7 @@ class Connection:
         if proto is None or self.state is not State.PLAYING or proto.closed:
             return
         body = encode(pkt, self.config.protocol)
+        self.sent_count += 1
         if self.tracer:
             self.tracer.record("out", pkt.NAME, len(body), pkt)
         proto.send_packet(pkt.NAME, body)

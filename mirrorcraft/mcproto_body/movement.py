@@ -8,7 +8,8 @@ plausible steps. The tick period follows the server's announced rate (:class:`~.
 channel ``mirrorcraft:tick_rate``): 20 Hz on a vanilla server, e.g. 100 Hz on an accelerated embedded
 server. The per-tick physics (and so the per-packet step the server checks) is the same at every rate;
 only the wall time between ticks shrinks. When the rate changes the running loop restarts at the new
-period.
+period. On a lockstep server (:mod:`.lockstep`) there is no wall-clock loop: the server's tick
+announcements call :meth:`Movement.tick` (one step per server tick; ``driven``).
 
 The server moves us with ``position`` (Synchronize Player Position, flags bit 0x01/0x02/0x04 = relative
 x/y/z, 0x08 yaw, 0x10 pitch): the connection confirms the teleport, we adopt the position, zero the
@@ -27,7 +28,7 @@ from typing import Any
 from twisted.internet import defer, task
 
 from mirrorcraft.gamedata import state_tables
-from mirrorcraft.mcproto_body.connection import Connection
+from mirrorcraft.mcproto_body.connection import Connection, State
 from mirrorcraft.mcproto_body.health import Health
 from mirrorcraft.mcproto_body.physics import EYE_HEIGHT, Controls, PlayerState, look_at, step, yaw_to
 from mirrorcraft.mcproto_body.tickrate import GameClock
@@ -56,6 +57,8 @@ class Movement:
         controls: Keys held for the next ticks.
         corrections: Server position packets received after the first (teleports back, commands...).
         ticks: Ticks run.
+        driven: In lockstep (:mod:`.lockstep`): the server's tick announcements call :meth:`tick`, and the
+            wall-clock loop is not run.
     """
 
     def __init__(
@@ -74,6 +77,7 @@ class Movement:
         self._listeners: list[TickListener] = []
         self._spawn_waiters: list[defer.Deferred] = []
         self._loop: task.LoopingCall | None = None
+        self.driven = False
         conn.on_reset(self._reset)
         conn.on("position", self._on_position)
         conn.on("respawn", lambda _p: self._respawned())
@@ -136,7 +140,8 @@ class Movement:
         return d
 
     def wait_ticks(self, n: int) -> defer.Deferred:
-        """Fires after ``n`` game ticks of wall time at the server's rate."""
+        """Fires after ``n`` game ticks: wall time at the server's rate, or exactly ``n`` server ticks in
+        lockstep (the connection's clock is then game time)."""
         return task.deferLater(self.conn.clock, n * self.tick_seconds, lambda: None)
 
     # ---------------------------------------------------------------------------------------- controls
@@ -166,7 +171,9 @@ class Movement:
     # ------------------------------------------------------------------------------------------- loop
     def start_loop(self) -> None:
         """Start the per-tick loop at the server's rate (idempotent; started automatically on the first
-        position packet)."""
+        position packet; not in lockstep, where the server's ticks drive :meth:`tick`)."""
+        if self.driven:
+            return
         if self._loop is None or not self._loop.running:
             self._loop = task.LoopingCall(self.tick)
             self._loop.clock = self.conn.clock
@@ -176,6 +183,15 @@ class Movement:
         """Stop ticking (disconnect)."""
         if self._loop is not None and self._loop.running:
             self._loop.stop()
+
+    def set_driven(self, driven: bool) -> None:
+        """Lockstep on (the wall-clock loop stops; :meth:`tick` is called per server tick) or off (the loop
+        starts again once positioned)."""
+        self.driven = driven
+        if driven:
+            self.stop_loop()
+        elif self.state is not None and self.conn.state is State.PLAYING:
+            self.start_loop()
 
     def _rate_changed(self, _rate: float) -> None:
         # The embedded server announces its rate after the join's first position (which started the loop

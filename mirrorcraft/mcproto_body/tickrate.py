@@ -111,6 +111,8 @@ class GameClock:
         self._age: int | None = None  # world age of the last update_time packet
         self._age_at = 0.0  # reactor second it arrived
         self._world_ticks = 0.0  # last value returned (the clock never runs backwards)
+        #: In lockstep, the last server tick the body processed (:mod:`.lockstep`): the exact world age.
+        self.lockstep_tick: int | None = None
         conn.on("custom_payload", self._on_payload)
         conn.on("update_time", self._on_time)
         conn.on_reset(self._reset)
@@ -119,6 +121,9 @@ class GameClock:
         """The server's game time in ticks: its last world age, run on at ``rate`` for at most
         :data:`WORLD_AGE_SLACK` ticks until the next ``update_time``; never decreasing. ``None`` until the
         server has sent a world age (then only wall time is known)."""
+        if self.lockstep_tick is not None:  # exact: the server runs no tick we have not processed
+            self._world_ticks = max(self._world_ticks, float(self.lockstep_tick))
+            return self._world_ticks
         if self._age is None:
             return None
         ahead = min((self.conn.clock.seconds() - self._age_at) * self.rate, WORLD_AGE_SLACK)
@@ -178,3 +183,4 @@ class GameClock:
         self.set_rate(VANILLA_TICK_RATE, announced=False)
         self._age = None
         self._world_ticks = 0.0
+        self.lockstep_tick = None

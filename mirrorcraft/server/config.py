@@ -51,6 +51,17 @@ class ServerConfig(BaseModel):
             ``None``: the ops live only in memory for this run.
         default_game_mode: The game mode of players joining for the first time (``server.properties``
             ``gamemode``; the ``defaultgamemode`` command changes it while the server runs).
+        clock: ``"free"`` (default, today's behaviour: ticks at ``tick_rate`` on the wall clock) or
+            ``"lockstep"``: tick n+1 runs only after every lockstep client declared it is done with tick n
+            (:class:`~mirrorcraft.server.kernel.clock.LockstepClock`, docs/lockstep.md). Only clients that
+            register for it on the ``mirrorcraft:tick`` channel take part; others never block the server.
+        lockstep_paced: In lockstep, keep ``1 / tick_rate`` as the minimum tick interval (False: unpaced,
+            as fast as the barrier allows).
+        lockstep_timeout: Wall seconds a lockstep barrier (or the hold before the first lockstep client)
+            waits; then the clients that owe their ``tick_done`` are evicted to free-running and the stall is
+            recorded. It bounds how long an agent may think between two actions in lockstep.
+        lockstep_hold_start: In lockstep, hold at tick 0 until the first lockstep client registers (bounded by
+            ``lockstep_timeout``), so the ticks before the body joins do not depend on the setup's speed.
         pvp: Whether players can hurt each other (``server.properties`` ``pvp``, vanilla default true); a
             team without friendly fire protects its members from each other either way.
     """
@@ -78,6 +89,10 @@ class ServerConfig(BaseModel):
     ops_file: Path | None = None
     default_game_mode: Literal["survival", "creative", "adventure", "spectator"] = "survival"
     pvp: bool = True
+    clock: Literal["free", "lockstep"] = "free"
+    lockstep_paced: bool = True
+    lockstep_timeout: float = Field(300.0, gt=0)
+    lockstep_hold_start: bool = True
 
 
 def seeded_rng(world_seed: int, episode_seed: int, purpose: str) -> random.Random:

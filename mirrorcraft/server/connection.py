@@ -121,6 +121,9 @@ class PlayerConnection(ServerProtocol):
 
     def connection_made(self) -> None:
         super().connection_made()
+        if self.game.config.clock == "lockstep" and hasattr(self.transport, "setTcpNoDelay"):
+            # a lockstep tick waits for a round trip of small packets: Nagle's delay would cost ~40 ms each
+            self.transport.setTcpNoDelay(True)
         self._deadline = reactor.callLater(self.game.config.login_timeout, self._login_timed_out)
         self._pending = True
         evicted = self.factory.pending.add(self)

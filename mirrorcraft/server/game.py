@@ -66,6 +66,7 @@ from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.features.join import Join
 from mirrorcraft.server.features.keepalive import KeepAlive
 from mirrorcraft.server.features.light import Light
+from mirrorcraft.server.features.lockstep import Lockstep
 from mirrorcraft.server.features.milking import Milking
 from mirrorcraft.server.features.mobs import Mobs
 from mirrorcraft.server.features.movement import Movement
@@ -135,7 +136,18 @@ class Game:
             k, r, self.block_updates, self.random_ticks, self.light, self.items, self.windows
         )
         self.nature = Nature(k, r, self.admin, self.block_updates, self.random_ticks, self.light, self.shapes)
-        self.join = Join(k, self.chunks, self.movement, self.inventory, self.items, self.food, self.admin)
+        # lockstep (ServerConfig.clock): the tick barrier's plugin channel; None when free-running
+        self.lockstep = Lockstep(k) if config.clock == "lockstep" else None
+        self.join = Join(
+            k,
+            self.chunks,
+            self.movement,
+            self.inventory,
+            self.items,
+            self.food,
+            self.admin,
+            offer_lockstep=self.lockstep.offer if self.lockstep is not None else None,
+        )
         self.commands = Commands(
             k,
             KernelCommandHost(

@@ -5,13 +5,19 @@ command) at :func:`run_default_job` once it plays end to end. Both go through th
 driver (:mod:`mirrorcraft.study.runner`), so a record printed here is exactly what a study would store.
 
 * ``episode --world plains-1[/M03] --task diamond --agent scripted [--model NAME] [--budget N] [--seed S]
-  [--rep R] [--out DIR] [--tick-rate N] [--server embedded|child|vanilla] [--worlds DIR] [--radius N]
+  [--rep R] [--out DIR] [--tick-rate N] [--clock free|lockstep [--unpaced] [--lockstep-timeout S]]
+  [--server embedded|child|vanilla] [--worlds DIR] [--radius N]
   [--disclosed] [--server-jar JAR --accept-eula [--java JAVA]]``: plays one episode, appends its record to ``DIR/results.jsonl`` (same format as a study
   run folder, so ``report DIR`` works), writes ``DIR/episodes/<id>.json`` (record + run notes) and prints
   the score path. ``--agent scripted`` uses the offline scripted policy (no API key); any other agent id
   needs ``--model`` (a litellm model string). ``--server vanilla`` plays on the user's own 1.19.2 server
   jar (``--server-jar``; ``--accept-eula`` is required, MirrorCraft never accepts the EULA for the user);
   missing java, jar or flag fail at once with exit code 2, before anything is written.
+* ``--clock lockstep`` (embedded or child server; default ``free``, today's behaviour): the server runs a
+  tick only when the body is done with the previous one, and the body acts only during a skill call and
+  the barrier after it, so the agent's thinking costs no game time; ``--tick-rate`` is then the pace (a
+  minimum tick interval) and ``--unpaced`` drops it; ``--lockstep-timeout S`` (default 300) bounds one
+  wait for the body. The run notes record the mode (``clock``) and the stalls. docs/lockstep.md.
 * ``episode --agent external [--host H] [--port P] [--join-timeout S] [--time-budget S] [--player NAME]``:
   bring your own Mineflayer agent (:mod:`mirrorcraft.study.external`): the world copy is prepared, the
   embedded server runs freely, ``MIRRORCRAFT_EXTERNAL_SERVER host:port`` is printed, one client is awaited,
@@ -163,6 +169,29 @@ def _vanilla_args(args: argparse.Namespace) -> dict[str, Any]:
     return {"server_jar": jar, "accept_eula": True, "java": args.java}
 
 
+def _lockstep_args(args: argparse.Namespace) -> dict[str, Any]:
+    """RunnerSettings fields of ``--clock``/``--unpaced``/``--lockstep-timeout``.
+
+    Raises:
+        MirrorCraftError: lockstep asked of a server or agent that cannot take part (a vanilla jar, an
+            external Mineflayer agent), or ``--unpaced`` without lockstep.
+    """
+    clock = getattr(args, "clock", "free")
+    if clock == "free":
+        if getattr(args, "unpaced", False):
+            raise MirrorCraftError("--unpaced needs --clock lockstep")
+        return {}
+    if args.server == "vanilla":
+        raise MirrorCraftError("--clock lockstep needs the embedded server (embedded or child), not vanilla")
+    if getattr(args, "agent", None) == "external":
+        raise MirrorCraftError("--clock lockstep: an external agent's client cannot take part in lockstep")
+    return {
+        "clock": "lockstep",
+        "lockstep_paced": not args.unpaced,
+        "lockstep_timeout": args.lockstep_timeout,
+    }
+
+
 def _settings(args: argparse.Namespace, out: Path, identity: Any = None) -> Any:
     from mirrorcraft.study.runner import RunnerSettings
 
@@ -178,6 +207,7 @@ def _settings(args: argparse.Namespace, out: Path, identity: Any = None) -> Any:
         records_dir=out / "episodes",
         llm=llm,
         **_vanilla_args(args),
+        **_lockstep_args(args),
     )
 
 
@@ -294,6 +324,7 @@ def run_default_job(
     resume: bool = True,
     plots: bool = True,
     vanilla: dict[str, Any] | None = None,
+    lockstep: dict[str, Any] | None = None,
 ) -> int:
     """The default job (module docstring); returns a process exit code (0: every episode has a record
     that is not an infrastructure fault)."""
@@ -311,6 +342,7 @@ def run_default_job(
         tick_rate=tick_rate,
         records_dir=out / "episodes",
         **(vanilla or {}),  # server_jar / accept_eula / java for server="vanilla"
+        **(lockstep or {}),  # clock / lockstep_paced / lockstep_timeout (--clock lockstep)
     )
     print(
         f"MirrorCraft default job: scripted agent, task diamond, {DEFAULT_WORLD} + 6 Mirror copies "
@@ -347,6 +379,7 @@ def cmd_default_job(args: argparse.Namespace) -> int:
     """``episode default``-style handler used by ``--default-job``."""
     try:
         vanilla = _vanilla_args(args)
+        lockstep = _lockstep_args(args)
     except MirrorCraftError as err:
         print(f"episode: {err}", file=sys.stderr)
         return 2
@@ -357,6 +390,7 @@ def cmd_default_job(args: argparse.Namespace) -> int:
         server=args.server,
         tick_rate=args.tick_rate,
         vanilla=vanilla,
+        lockstep=lockstep,
     )
 
 
@@ -442,6 +476,23 @@ def add_episode_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--worlds", help="world catalogue folder (default OUT/worlds; missing worlds are built)")
     p.add_argument("--radius", type=int, help="radius in blocks of worlds built here (default 256)")
     p.add_argument("--tick-rate", type=float, default=20.0, help="server ticks per second (default 20)")
+    p.add_argument(
+        "--clock",
+        choices=("free", "lockstep"),
+        default="free",
+        help="free (default: the server ticks on the wall clock) or lockstep (a tick runs only when the "
+        "body is done with the last; thinking costs no game time; --tick-rate is then the pace)",
+    )
+    p.add_argument(
+        "--unpaced", action="store_true", help="--clock lockstep: no pace, as fast as the CPU allows"
+    )
+    p.add_argument(
+        "--lockstep-timeout",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="--clock lockstep: wall seconds one tick waits for the body before evicting it (default 300)",
+    )
     p.add_argument(
         "--server",
         choices=("embedded", "child", "vanilla"),

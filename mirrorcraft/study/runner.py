@@ -107,6 +107,8 @@ from mirrorcraft.study.runner_records import EpisodeFault, FaultKind, build_reco
 ENV_WORLDS = "MIRRORCRAFT_WORLDS"
 ENV_SERVER = "MIRRORCRAFT_SERVER"
 ENV_TICK_RATE = "MIRRORCRAFT_TICK_RATE"
+#: ``free`` (default), ``lockstep`` or ``lockstep-unpaced`` (docs/lockstep.md; the study CLI has no flag yet).
+ENV_CLOCK = "MIRRORCRAFT_CLOCK"
 ENV_RECORDS = "MIRRORCRAFT_EPISODE_DIR"
 ENV_SERVER_JAR = "MIRRORCRAFT_SERVER_JAR"
 ENV_ACCEPT_EULA = "MIRRORCRAFT_ACCEPT_EULA"
@@ -130,7 +132,14 @@ class RunnerSettings(BaseModel):
         server_jar / java / accept_eula: the vanilla jar, the Java 17+ executable, and whether the user
             accepted the Minecraft EULA (``eula.txt`` is written only then); see :func:`vanilla_preflight`.
         vanilla_ready_timeout: seconds to wait for the vanilla server's ``Done (`` line and RCON login.
-        tick_rate: server ticks per second (20 = real time; higher = accelerated).
+        tick_rate: server ticks per second (20 = real time; higher = accelerated); in lockstep the pace.
+        clock: ``free`` (default: the server ticks on the wall clock) or ``lockstep`` (embedded and child
+            servers: the server runs a tick only when the body is done with the last one, and the body acts
+            only inside a skill call and the barrier after it, so the agent's thinking costs no game
+            time; docs/lockstep.md).
+        lockstep_paced: lockstep keeps ``tick_rate`` as the minimum tick interval (False: unpaced).
+        lockstep_timeout: wall seconds a lockstep tick waits for the body (this bounds the agent's thinking
+            time between two actions; past it the server evicts the body to free-running and records it).
         view_distance: chunk radius streamed to the body.
         controls: runtime controls (recorded in every record).
         work_dir: where per-episode world copies go (default: the system temp folder).
@@ -154,6 +163,9 @@ class RunnerSettings(BaseModel):
     accept_eula: bool = False
     vanilla_ready_timeout: float = Field(300.0, gt=0)
     tick_rate: float = Field(20.0, gt=0, le=1000)
+    clock: Literal["free", "lockstep"] = "free"
+    lockstep_paced: bool = True
+    lockstep_timeout: float = Field(300.0, gt=0)
     view_distance: int = Field(4, ge=3, le=16)
     controls: Controls = Field(default_factory=Controls)
     work_dir: Path | None = None
@@ -168,8 +180,13 @@ class RunnerSettings(BaseModel):
 
     @classmethod
     def from_env(cls, **overrides: Any) -> RunnerSettings:
-        """Settings from :data:`ENV_WORLDS`, :data:`ENV_SERVER`, :data:`ENV_TICK_RATE`, :data:`ENV_RECORDS`,
-        :data:`ENV_SERVER_JAR`, :data:`ENV_JAVA` and :data:`ENV_ACCEPT_EULA` (``1``/``true``/``yes``)."""
+        """Settings from :data:`ENV_WORLDS`, :data:`ENV_SERVER`, :data:`ENV_TICK_RATE`, :data:`ENV_CLOCK`,
+        :data:`ENV_RECORDS`, :data:`ENV_SERVER_JAR`, :data:`ENV_JAVA` and :data:`ENV_ACCEPT_EULA`
+        (``1``/``true``/``yes``).
+
+        Raises:
+            ValueError: :data:`ENV_CLOCK` is not ``free``, ``lockstep`` or ``lockstep-unpaced``.
+        """
         data: dict[str, Any] = {}
         if os.environ.get(ENV_WORLDS):
             data["worlds_dir"] = Path(os.environ[ENV_WORLDS])
@@ -177,6 +194,12 @@ class RunnerSettings(BaseModel):
             data["server"] = os.environ[ENV_SERVER]
         if os.environ.get(ENV_TICK_RATE):
             data["tick_rate"] = float(os.environ[ENV_TICK_RATE])
+        if os.environ.get(ENV_CLOCK):
+            mode = os.environ[ENV_CLOCK].strip().lower()
+            if mode not in ("free", "lockstep", "lockstep-unpaced"):
+                raise ValueError(f"{ENV_CLOCK}={mode!r}: expected free, lockstep or lockstep-unpaced")
+            data["clock"] = "free" if mode == "free" else "lockstep"
+            data["lockstep_paced"] = mode != "lockstep-unpaced"
         if os.environ.get(ENV_RECORDS):
             data["records_dir"] = Path(os.environ[ENV_RECORDS])
         if os.environ.get(ENV_SERVER_JAR):
@@ -201,6 +224,11 @@ class RunNotes(BaseModel):
     server: str = ""
     port: int | None = None
     tick_rate: float = 20.0
+    clock: str = Field("free", description="'free', 'lockstep' (paced at tick_rate) or 'lockstep-unpaced'.")
+    lockstep: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Lockstep statistics: stalls (the stall bound's evictions), barrier ticks, flush rounds.",
+    )
     controls_via: str = Field("none", description="'rcon' once the controls were applied over RCON.")
     rcon_log: list[tuple[str, str]] = Field(
         default_factory=list, description="The control commands sent over RCON and the server's replies."
@@ -393,6 +421,7 @@ class EpisodeRunner:
             world_id=identity.world_id,
             server=settings.server,
             tick_rate=settings.tick_rate,
+            clock=_clock_mode(settings),
         )
         self.last_notes = notes
         spec = task_spec(identity.task, budget=identity.budget)
@@ -522,12 +551,13 @@ class EpisodeRunner:
                 state["index"] = index
                 check_alive(index)
                 evaluator.begin_action(index, call)
-                report = await _unless_disconnected(body, skills.execute(call), index)
+                with body.lockstep.acting():  # lockstep: game time runs only while a skill runs
+                    report = await _unless_disconnected(body, skills.execute(call), index)
                 history.record(call, report)
                 return report
 
             async def after_action(index: int, call: SkillCall, report: OutcomeReport) -> None:
-                outcome = await _barrier(reactor, server, settings)
+                outcome = await _barrier(reactor, server, settings, body)
                 notes.barrier[outcome] = notes.barrier.get(outcome, 0) + 1
                 check_alive(index)
                 await evaluator.after_action(index, call, report)
@@ -535,13 +565,14 @@ class EpisodeRunner:
             from mirrorcraft.agents import run_episode as agent_loop
 
             # Milestones already granted at join (before any action) are read after a first barrier.
-            outcome = await _barrier(reactor, server, settings)
+            outcome = await _barrier(reactor, server, settings, body)
             notes.barrier[outcome] = notes.barrier.get(outcome, 0) + 1
             await evaluator.joined()
             run = await agent_loop(agent, context, observe, execute, after_action=after_action)
             state["usage"], state["version"] = run.usage, run.prompt_template_version
             phase("agent_loop")
             notes.server_ticks = server.ticks()
+            _lockstep_notes(notes, server, body)
             record = build_record(
                 identity,
                 spec,
@@ -611,6 +642,9 @@ class EpisodeRunner:
             rcon_port=0 if settings.server == "embedded" else free_port(),
             rcon_password=random_password(),
             never_ops=[AGENT_NAME],
+            clock=settings.clock,
+            lockstep_paced=settings.lockstep_paced,
+            lockstep_timeout=settings.lockstep_timeout,
         )
 
     def _fault(
@@ -699,9 +733,39 @@ async def _unless_disconnected(body: Any, skill_run: Any, index: int) -> Outcome
     raise EpisodeFault("disconnected", f"connection closed during action {index}: {reason}", index)
 
 
-async def _barrier(clock: Any, server: EpisodeServer, settings: RunnerSettings) -> str:
+def _clock_mode(settings: RunnerSettings) -> str:
+    """The clock mode as the run notes record it."""
+    if settings.clock == "free":
+        return "free"
+    return "lockstep" if settings.lockstep_paced else "lockstep-unpaced"
+
+
+def _lockstep_notes(notes: RunNotes, server: EpisodeServer, body: Any) -> None:
+    """Record the lockstep statistics (embedded server: the clock's own; the body's side in every mode)."""
+    if notes.clock == "free":
+        return
+    clock = getattr(getattr(getattr(server.embedded, "game", None), "kernel", None), "clock", None)
+    data: dict[str, Any] = {
+        "body_in_lockstep": bool(body.lockstep.active),
+        "body_evicted": bool(body.lockstep.evicted),
+        "flush_rounds": body.lockstep.sync_rounds,
+    }
+    if clock is not None and hasattr(clock, "stalls"):
+        data |= {"stalls": list(clock.stalls), "barrier_ticks": clock.barrier_ticks}
+    notes.lockstep = data
+    if body.lockstep.evicted:
+        notes.notes.append("lockstep: the server evicted the body (stall bound); the rest ran free")
+
+
+async def _barrier(clock: Any, server: EpisodeServer, settings: RunnerSettings, body: Any = None) -> str:
     from mirrorcraft.harness.barrier import tick_barrier
 
+    if body is not None and body.lockstep.active:
+        # Lockstep: exactly ``barrier_ticks`` server ticks, counted by the body (a wall-clock poll of the
+        # server's counter would let a machine-dependent number of ticks run before the body stops acting).
+        with body.lockstep.acting():
+            await body.movement.wait_ticks(settings.barrier_ticks)
+        return "ticks"
     return await tick_barrier(clock, server.tick_clock, settings.tick_rate, ticks=settings.barrier_ticks)
 
 
@@ -729,7 +793,8 @@ def run_episode_blocking(identity: EpisodeIdentity) -> EpisodeRecord:
 
     Settings come from the environment (:meth:`RunnerSettings.from_env`): ``MIRRORCRAFT_WORLDS`` (catalogue
     folder, default ``runs/worlds``), ``MIRRORCRAFT_SERVER`` (``embedded``/``child``),
-    ``MIRRORCRAFT_TICK_RATE``, ``MIRRORCRAFT_EPISODE_DIR`` (per-episode records + run notes).
+    ``MIRRORCRAFT_TICK_RATE``, ``MIRRORCRAFT_CLOCK`` (``free``/``lockstep``/``lockstep-unpaced``),
+    ``MIRRORCRAFT_EPISODE_DIR`` (per-episode records + run notes).
     """
     return _run_with_settings(RunnerSettings.from_env().model_dump_json(), identity)
 

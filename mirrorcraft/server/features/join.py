@@ -15,7 +15,8 @@ login packet on; the player list carries every player's game mode.
 Tick rate: every duration is counted in game ticks (furnace cook and burn times, mob AI, dig timing), so
 an accelerated server stays consistent; clients are told the rate at join with a ``custom_payload`` on
 channel ``mirrorcraft:tick_rate`` whose data is the ticks per second as ASCII decimal text (e.g.
-``b"40.0"``); no such message means vanilla's 20.
+``b"40.0"``); no such message means vanilla's 20. A lockstep server (``ServerConfig.clock``) also offers
+lockstep right after ``login`` on ``mirrorcraft:clock`` (:mod:`~mirrorcraft.server.features.lockstep`).
 
 Leaving: the player is removed and the ``"left"`` hooks drop what is tied to the connection (digging,
 keep-alive, the open window, move checks, the spam count). What the features keep by name for a rejoin
@@ -28,6 +29,7 @@ one more leaves, the least recently departed is forgotten: the ``"forget"`` hook
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 
 from mirrorcraft.rules.experience import total_xp
 from mirrorcraft.server import facts, wire
@@ -56,8 +58,10 @@ class Join:
         items: Items,
         food: Food,
         admin: Admin,
+        offer_lockstep: Callable[[Player], None] | None = None,
     ) -> None:
         self.kernel = kernel
+        self.offer_lockstep = offer_lockstep
         self.admin = admin
         self.chunks = chunks
         self.movement = movement
@@ -77,6 +81,9 @@ class Join:
         p.send(
             "join_game", wire.login(p.eid, mode, p.protocol_version, 0, cfg.view_distance, cfg.view_distance)
         )
+        if self.offer_lockstep is not None:
+            # before the first position: a lockstep body never starts its wall-clock movement loop
+            self.offer_lockstep(p)
         p.send("server_difficulty", wire.difficulty(DIFFICULTIES.index(ctl.difficulty)))
         p.send("player_abilities", self.admin.abilities(p))
         p.send("held_item_change", wire.held_item_change(p.inventory.held))

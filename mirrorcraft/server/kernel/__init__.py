@@ -15,7 +15,8 @@ Services:
 * :attr:`Kernel.players` — the :class:`~mirrorcraft.server.kernel.players.Player` objects in the game, in join
   order; :attr:`Kernel.items` — the item entities by entity id (the items feature owns their behaviour);
   :meth:`Kernel.new_eid` / :meth:`Kernel.new_uuid` allocate ids for every entity kind.
-* :attr:`Kernel.clock` — the tick loop and its declared phase order (:mod:`~mirrorcraft.server.kernel.clock`).
+* :attr:`Kernel.clock` — the tick loop and its declared phase order (:mod:`~mirrorcraft.server.kernel.clock`):
+  a free-running :class:`TickClock`, or a :class:`LockstepClock` when ``config.clock == "lockstep"``.
 * sending — to one player (``player.send(name, body)``), to everyone (:meth:`Kernel.broadcast`) or to the
   players whose client holds a chunk (:meth:`Kernel.send_near`); bodies come from
   :mod:`mirrorcraft.server.wire`, the one place packets are built.
@@ -32,7 +33,7 @@ from typing import Any
 from mirrorcraft.errors import WorldError
 from mirrorcraft.server import wire
 from mirrorcraft.server.config import ServerConfig
-from mirrorcraft.server.kernel.clock import TickClock
+from mirrorcraft.server.kernel.clock import LockstepClock, TickClock
 from mirrorcraft.server.kernel.events import Behaviour, Events
 from mirrorcraft.server.kernel.handlers import PacketHandlers
 from mirrorcraft.server.kernel.players import Player, Players, Transport
@@ -61,7 +62,16 @@ class Kernel:
         self.rng = RngStreams(self.world.level.seed, config.episode_seed)
         self.players = Players()
         self.items: dict[int, Any] = {}
-        self.clock = TickClock(config.tick_rate)
+        self.clock: TickClock = (
+            LockstepClock(
+                config.tick_rate,
+                paced=config.lockstep_paced,
+                timeout=config.lockstep_timeout,
+                hold_start=config.lockstep_hold_start,
+            )
+            if config.clock == "lockstep"
+            else TickClock(config.tick_rate)
+        )
         self.events = Events()
         self.handlers = PacketHandlers()
         self._next_eid = 1

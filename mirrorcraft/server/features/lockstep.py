@@ -1,0 +1,115 @@
+"""Lockstep: the plugin-channel side of the :class:`~mirrorcraft.server.kernel.clock.LockstepClock`.
+
+Why plugin messages (``custom_payload``, wiki.vg "Plugin Message"): they are the protocol's own extension
+point, so a lockstep body speaks plain 1.19.2 and a client that knows nothing of lockstep (Mineflayer, a
+vanilla client) ignores the offer and is never waited for. Wire format (docs/lockstep.md), every number
+ASCII decimal text like ``mirrorcraft:tick_rate``:
+
+* clientbound ``mirrorcraft:clock`` ``b"lockstep"``: sent right after ``login`` when ``ServerConfig.clock``
+  is ``"lockstep"`` (before the first position, so a body never starts its wall-clock loop);
+  ``b"free"`` when the server evicts the client from lockstep (stall bound): it must tick on its own again.
+* serverbound ``minecraft:register`` whose NUL-separated channel list contains ``mirrorcraft:tick``: the
+  client takes part from now (vanilla's channel-registration convention). Ignored from an evicted client.
+* clientbound ``mirrorcraft:tick`` ``b"<n>"``: tick ``n`` has run (sent at the end of the tick, after every
+  packet the tick produced; on registration the current tick is announced).
+* serverbound ``mirrorcraft:tick_sync`` ``b"<n>"``: answered at once with the same clientbound message. The
+  client uses it as a flush: once the echo is back, every reply to the packets it sent before it has
+  arrived, so it can react to them before declaring the tick done.
+* serverbound ``mirrorcraft:tick_done`` ``b"<n>"``: the client has sent all its input for tick ``n``; tick
+  ``n + 1`` runs when every registered client has said so (or the barrier's timeout evicted it).
+
+Start hold: a lockstep server holds at tick 0 until the first client registers; a client that joins and
+does not register within :data:`LOCKSTEP_GRACE` seconds ends the hold (the server then runs free at its rate
+until a lockstep client registers), so a non-lockstep client never waits for the hold's timeout.
+
+Malformed numbers and acknowledgements for another tick are counted in :attr:`Lockstep.rejected` and
+otherwise ignored.
+"""
+
+from __future__ import annotations
+
+from mirrorcraft.server import wire
+from mirrorcraft.server.kernel import Behaviour, Kernel, Player
+from mirrorcraft.server.kernel.clock import LockstepClock
+
+CLOCK_CHANNEL = "mirrorcraft:clock"
+TICK_CHANNEL = "mirrorcraft:tick"
+SYNC_CHANNEL = "mirrorcraft:tick_sync"
+DONE_CHANNEL = "mirrorcraft:tick_done"
+REGISTER_CHANNEL = "minecraft:register"
+MAX_NUMBER_BYTES = 20  # a tick count as ASCII decimal: 20 digits hold any 64-bit count
+#: Wall seconds a joined client may take to register before the start hold ends for it (our body registers
+#: within a reactor turn of the offer; a client that does not speak lockstep never does).
+LOCKSTEP_GRACE = 1.0
+
+
+def parse_tick(data: bytes) -> int | None:
+    """The tick number of a lockstep message (ASCII decimal), or ``None`` when malformed."""
+    if not data or len(data) > MAX_NUMBER_BYTES or not data.isdigit():
+        return None
+    return int(data)
+
+
+class Lockstep:
+    """The lockstep channel for every player (built only when ``ServerConfig.clock == "lockstep"``).
+
+    Attributes:
+        evicted: Names of connections evicted by the stall bound (they stay free-running).
+        rejected: Lockstep messages ignored (malformed, or a ``tick_done`` for another tick).
+    """
+
+    def __init__(self, kernel: Kernel) -> None:
+        if not isinstance(kernel.clock, LockstepClock):
+            raise TypeError("Lockstep needs the kernel's LockstepClock (ServerConfig.clock='lockstep')")
+        self.kernel = kernel
+        self.clock: LockstepClock = kernel.clock
+        self.clock.announce = self._announce
+        self.clock.evict = self._evict
+        self.evicted: set[Player] = set()
+        self.rejected = 0
+        kernel.handlers.register("custom_payload", self._on_payload)
+        kernel.events.after("joined", self._joined)
+        kernel.events.after("left", self._left)
+
+    @staticmethod
+    def offer(p: Player) -> None:
+        """Tell a joining client the server runs in lockstep (the join sequence calls this after ``login``)."""
+        p.send("plugin_message", wire.custom_payload(CLOCK_CHANNEL, b"lockstep"))
+
+    def _on_payload(self, p: Player, pkt: object) -> None:
+        channel: str = pkt.channel  # type: ignore[attr-defined]
+        data: bytes = pkt.data  # type: ignore[attr-defined]
+        if channel == DONE_CHANNEL:
+            n = parse_tick(data)
+            if n is None or not self.clock.done(p, n):
+                self.rejected += 1
+        elif channel == SYNC_CHANNEL:
+            if parse_tick(data) is None:
+                self.rejected += 1
+            else:
+                p.send("plugin_message", wire.custom_payload(SYNC_CHANNEL, data))
+        elif channel == REGISTER_CHANNEL:
+            if TICK_CHANNEL.encode() in data.split(b"\0") and p not in self.evicted:
+                self.clock.register(p)
+
+    def _announce(self, who: object, tick: int) -> None:
+        assert isinstance(who, Player)
+        who.send("plugin_message", wire.custom_payload(TICK_CHANNEL, str(tick).encode()))
+
+    def _evict(self, who: object, reason: str) -> None:
+        assert isinstance(who, Player)
+        self.evicted.add(who)
+        self.kernel.emit("lockstep_evicted", player=who.display_name, tick=self.clock.count, reason=reason)
+        who.send("plugin_message", wire.custom_payload(CLOCK_CHANNEL, b"free"))
+
+    def _joined(self, b: Behaviour) -> None:
+        if self.clock.holding:
+            p = b.player
+            self.clock.reactor.callLater(  # type: ignore[attr-defined]
+                LOCKSTEP_GRACE,
+                lambda: None if any(m is p for m in self.clock.members) else self.clock.end_hold(),
+            )
+
+    def _left(self, b: Behaviour) -> None:
+        self.evicted.discard(b.player)
+        self.clock.unregister(b.player)
