@@ -23,8 +23,8 @@ from typing import Any
 
 import yaml
 
-from mirrorcraft.agents.teams import TEAM_POLICIES, TeamPolicy, TeamView, register_team_policy
-from mirrorcraft.contracts import SkillCall
+from mirrorcraft.agents.teams import TEAM_POLICIES, TeamPolicy, register_team_policy
+from mirrorcraft.contracts import SkillCall, TeamObservation
 from mirrorcraft.contracts.teams import TeamEpisodeIdentity, TeamOutcome, TeamSystem
 from support.refdata import REPO_ROOT
 
@@ -41,7 +41,7 @@ class Counting(TeamPolicy):
         self.episodes = 0
         self.restored: list[int] = []
 
-    async def act(self, view: TeamView) -> SkillCall | None:
+    async def act(self, view: TeamObservation) -> SkillCall | None:
         return None
 
     def post_game(self, outcome: TeamOutcome) -> None:
