@@ -129,7 +129,11 @@ def freezing() -> FreezeRule:
     """The freezing rule."""
     d = nature_constants()["freezing"]
     return FreezeRule(
-        int(d["one_in"]), float(d["max_temperature"]), int(d["max_block_light"]), d["water_block"], d["ice_block"]
+        int(d["one_in"]),
+        float(d["max_temperature"]),
+        int(d["max_block_light"]),
+        d["water_block"],
+        d["ice_block"],
     )
 
 

@@ -164,6 +164,7 @@ async def test_milestone_query_follows_a_real_dig(start_server, spawn_control_bo
     assert await bot.until(mined)
     assert "minecraft:story/mine_stone" in await control.query_milestones()
     assert await control.has_advancement("minecraft:story/smelt_iron") is False
+
     # the client got the advancement progress too (the packet may still be on its way when RCON answers)
     async def client_has():  # noqa: ANN202
         return (await bot.do("state"))["advancements"].get("minecraft:story/mine_stone")
