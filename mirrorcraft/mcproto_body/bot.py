@@ -91,6 +91,7 @@ class Body:
             set_driven=self.movement.set_driven,
             on_tick=self._lockstep_tick,
             enabled=config.lockstep,
+            heartbeat=config.lockstep_heartbeat,
         )
         self.game_clock.on_change(self._rate_changed)
         self.login: Any = None

@@ -61,6 +61,8 @@ class BodyConfig(BaseModel):
         reconnect_attempts / reconnect_delay: Used by :meth:`Connection.connect` on refused connections.
         lockstep: Take part in lockstep when the server offers it (:mod:`~mirrorcraft.mcproto_body.lockstep`;
             a free-running server never offers it, so this changes nothing there).
+        lockstep_heartbeat: Wall seconds between "deciding" heartbeats while the agent thinks in lockstep
+            (``None``: none — a client the server's stall bound then evicts after ``lockstep_timeout``).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -75,6 +77,7 @@ class BodyConfig(BaseModel):
     reconnect_attempts: int = 0
     reconnect_delay: float = 1.0
     lockstep: bool = True
+    lockstep_heartbeat: float | None = Field(default=5.0, gt=0)
 
     def model_post_init(self, __context: Any) -> None:  # noqa: D401 - pydantic hook
         if self.protocol not in (PROTOCOL_1_19, PROTOCOL_1_19_2):

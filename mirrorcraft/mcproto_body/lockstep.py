@@ -22,7 +22,9 @@ every lockstep client said it is done with tick n. This module is that client:
   (``mirrorcraft:tick_sync`` echoed by the server: all replies to what we sent have arrived and their
   handlers ran) repeated while the round itself made us send packets (at most :data:`MAX_SYNC_ROUNDS`);
   then ``mirrorcraft:tick_done`` n. While nobody acts (the agent decides) the body acknowledges nothing,
-  so the server runs no tick.
+  so the server runs no tick; every :data:`HEARTBEAT_SECONDS` of wall time it says it is deciding
+  (``mirrorcraft:tick_wait`` n), so the server's stall bound keeps waiting for it (up to its think timeout)
+  while it would evict a client that went silent.
 * ``mirrorcraft:clock`` ``b"free"`` (the server's stall bound evicted us) or a reconnect ends lockstep: the
   pending game-time timers move to the reactor and the wall-clock loop starts again.
 """
@@ -43,6 +45,10 @@ CLOCK_CHANNEL = "mirrorcraft:clock"
 TICK_CHANNEL = "mirrorcraft:tick"
 SYNC_CHANNEL = "mirrorcraft:tick_sync"
 DONE_CHANNEL = "mirrorcraft:tick_done"
+WAIT_CHANNEL = "mirrorcraft:tick_wait"
+#: Wall seconds between two "deciding" heartbeats while a tick is owed and nobody acts (far below the
+#: server's 300 s stall bound; ``BodyConfig.lockstep_heartbeat``).
+HEARTBEAT_SECONDS = 5.0
 REGISTER_CHANNEL = "minecraft:register"
 #: Flush rounds per tick at most (a round that keeps producing packets is cut here; the tick is then done).
 MAX_SYNC_ROUNDS = 8
@@ -223,6 +229,8 @@ class Lockstep:
         set_driven: ``set_driven(True)`` stops the wall-clock movement loop; ``False`` restarts it.
         on_tick: Told each processed tick (the game clock's exact world age).
         enabled: Take part when the server offers lockstep (``BodyConfig.lockstep``).
+        heartbeat: Wall seconds between "deciding" heartbeats (``None``: never send them; tests of the
+            stall bound use it to play a client that went silent).
 
     Attributes:
         active: Registered with a lockstep server (until evicted or disconnected).
@@ -240,6 +248,7 @@ class Lockstep:
         set_driven: Callable[[bool], None],
         on_tick: Callable[[int | None], None],
         enabled: bool = True,
+        heartbeat: float | None = HEARTBEAT_SECONDS,
     ) -> None:
         self.conn = conn
         self.game_time = game_time
@@ -247,6 +256,9 @@ class Lockstep:
         self.set_driven = set_driven
         self.on_tick = on_tick
         self.enabled = enabled
+        self.heartbeat = heartbeat
+        self.heartbeats = 0
+        self._beat: Any = None
         self.active = False
         self.evicted = False
         self.tick: int | None = None
@@ -305,6 +317,7 @@ class Lockstep:
                 self.game_time.enter()
                 self.set_driven(True)
                 self._send(REGISTER_CHANNEL, TICK_CHANNEL.encode())
+                self._start_heartbeat()
             elif pkt.data == b"free" and self.active:
                 log.warning("the server evicted us from lockstep at tick %s", self.announced)
                 self.evicted = True
@@ -321,6 +334,20 @@ class Lockstep:
             n = _number(pkt.data)
             if n is not None and n == self._syncing:
                 self._synced(n)
+
+    def _start_heartbeat(self) -> None:
+        if self.heartbeat is None or self._beat is not None:
+            return
+        from twisted.internet import task
+
+        self._beat = task.LoopingCall(self._deciding)
+        self._beat.clock = self.game_time.reactor  # wall time: game time stands still while we decide
+        self._beat.start(self.heartbeat, now=False)
+
+    def _deciding(self) -> None:
+        if self.active and self._acting == 0 and self._pending is not None:
+            self.heartbeats += 1
+            self._send(WAIT_CHANNEL, str(self._pending).encode())
 
     def _maybe_process(self) -> None:
         if self.active and self._acting > 0 and self._pending is not None and self._syncing is None:
@@ -357,6 +384,9 @@ class Lockstep:
         # a tick announced while the round was in flight cannot exist (the server waits for our done)
 
     def _leave(self) -> None:
+        if self._beat is not None and self._beat.running:
+            self._beat.stop()
+        self._beat = None
         self.active = False
         self._pending = None
         self._syncing = None

@@ -59,7 +59,12 @@ class ServerConfig(BaseModel):
             as fast as the barrier allows).
         lockstep_timeout: Wall seconds a lockstep barrier (or the hold before the first lockstep client)
             waits; then the clients that owe their ``tick_done`` are evicted to free-running and the stall is
-            recorded. It bounds how long an agent may think between two actions in lockstep.
+            recorded. A lockstep client that is *deciding* (its agent thinks between two actions) says so on
+            ``mirrorcraft:tick_wait`` and is not evicted by this bound while it keeps saying it, up to
+            ``lockstep_think_timeout``.
+        lockstep_think_timeout: Wall seconds one barrier may be held by deciding clients (their
+            ``tick_wait`` heartbeats) before they are evicted all the same: the longest an agent may think
+            between two actions in lockstep (default one hour; an LLM call is minutes at most).
         lockstep_hold_start: In lockstep, hold at tick 0 until the first lockstep client registers (bounded by
             ``lockstep_timeout``), so the ticks before the body joins do not depend on the setup's speed.
         pvp: Whether players can hurt each other (``server.properties`` ``pvp``, vanilla default true); a
@@ -92,6 +97,7 @@ class ServerConfig(BaseModel):
     clock: Literal["free", "lockstep"] = "free"
     lockstep_paced: bool = True
     lockstep_timeout: float = Field(300.0, gt=0)
+    lockstep_think_timeout: float = Field(3600.0, gt=0)
     lockstep_hold_start: bool = True
 
 

@@ -127,28 +127,56 @@ async def test_stall_bound_evicts_a_silent_client_and_a_leaver_is_not_waited_for
     sandbox_template, tmp_path
 ) -> None:
     srv = _server(sandbox_template, tmp_path, lockstep_timeout=1.0)
-    silent = await _join(srv)
+    t0 = time.monotonic()  # before the silent client registers: the barrier's bound starts after this
+    silent = await _join(srv, lockstep_heartbeat=None)  # a client that went silent: no deciding heartbeat
     active = await _join(srv)
     try:
         await _until(lambda: silent.lockstep.announced is not None and active.lockstep.announced is not None)
-        t0 = time.monotonic()
         with active.lockstep.acting():
             await active.movement.wait_ticks(3)  # waits for the silent client until the bound evicts it
-        assert 0.95 <= time.monotonic() - t0 <= 5.0
-        (stall,) = _clock(srv).stalls
+        assert 0.95 <= time.monotonic() - t0 <= 8.0
+        stalls = [s for s in _clock(srv).stalls if s["evicted"]]  # (a start hold under load has none)
+        assert len(stalls) == 1, _clock(srv).stalls
+        (stall,) = stalls
         assert stall["evicted"] == [repr(srv.player(silent.config.username))]
         await _until(lambda: silent.lockstep.evicted and not silent.lockstep.active)
         assert silent.movement._loop is not None and silent.movement._loop.running  # ticks on its own again
         # A client that disconnects while owed stops being waited for at once (no second stall).
-        late = await _join(srv)
+        late = await _join(srv, lockstep_heartbeat=None)
         await _until(lambda: late.lockstep.announced is not None)
         await late.disconnect()
         t1 = time.monotonic()
         with active.lockstep.acting():
             await active.movement.wait_ticks(5)
-        assert time.monotonic() - t1 < 0.95 and len(_clock(srv).stalls) == 1
+        assert time.monotonic() - t1 < 0.95 and len([s for s in _clock(srv).stalls if s["evicted"]]) == 1
     finally:
         await silent.disconnect()
+        await active.disconnect()
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_deciding_client_is_waited_for_until_the_think_bound(sandbox_template, tmp_path) -> None:
+    # the stall bound is 0.5 s; the deciding body heartbeats every 0.1 s: it is kept for 1.5 s (the think
+    # bound), then evicted like a silent one
+    srv = _server(sandbox_template, tmp_path, lockstep_timeout=0.5, lockstep_think_timeout=1.5)
+    thinker = await _join(srv, lockstep_heartbeat=0.1)
+    active = await _join(srv)
+    try:
+        await _until(lambda: thinker.lockstep.announced is not None and active.lockstep.announced is not None)
+        t0 = time.monotonic()
+        with active.lockstep.acting():
+            await active.movement.wait_ticks(2)  # held by the deciding thinker, past three stall bounds
+        waited = time.monotonic() - t0
+        assert 1.4 <= waited <= 5.0, waited
+        assert thinker.lockstep.heartbeats >= 5
+        stalls = [s for s in _clock(srv).stalls if s["evicted"]]  # (a start hold under load has none)
+        assert len(stalls) == 1, _clock(srv).stalls
+        (stall,) = stalls
+        assert stall["evicted"] == [repr(srv.player(thinker.config.username))]
+        assert stall["waited_s"] >= 1.4
+    finally:
+        await thinker.disconnect()
         await active.disconnect()
         await srv.stop()
 

@@ -17,6 +17,8 @@ ASCII decimal text like ``mirrorcraft:tick_rate``:
   arrived, so it can react to them before declaring the tick done.
 * serverbound ``mirrorcraft:tick_done`` ``b"<n>"``: the client has sent all its input for tick ``n``; tick
   ``n + 1`` runs when every registered client has said so (or the barrier's timeout evicted it).
+* serverbound ``mirrorcraft:tick_wait`` ``b"<n>"``: a heartbeat of a client that owes tick ``n``'s done
+  because its agent is deciding; it keeps the stall bound from evicting it (up to the think timeout).
 
 Start hold: a lockstep server holds at tick 0 until the first client registers; a client that joins and
 does not register within :data:`LOCKSTEP_GRACE` seconds ends the hold (the server then runs free at its rate
@@ -36,6 +38,7 @@ CLOCK_CHANNEL = "mirrorcraft:clock"
 TICK_CHANNEL = "mirrorcraft:tick"
 SYNC_CHANNEL = "mirrorcraft:tick_sync"
 DONE_CHANNEL = "mirrorcraft:tick_done"
+WAIT_CHANNEL = "mirrorcraft:tick_wait"
 REGISTER_CHANNEL = "minecraft:register"
 MAX_NUMBER_BYTES = 20  # a tick count as ASCII decimal: 20 digits hold any 64-bit count
 #: Wall seconds a joined client may take to register before the start hold ends for it (our body registers
@@ -82,6 +85,10 @@ class Lockstep:
         if channel == DONE_CHANNEL:
             n = parse_tick(data)
             if n is None or not self.clock.done(p, n):
+                self.rejected += 1
+        elif channel == WAIT_CHANNEL:
+            n = parse_tick(data)
+            if n is None or not self.clock.wait(p, n):
                 self.rejected += 1
         elif channel == SYNC_CHANNEL:
             if parse_tick(data) is None:

@@ -67,6 +67,7 @@ class Kernel:
                 config.tick_rate,
                 paced=config.lockstep_paced,
                 timeout=config.lockstep_timeout,
+                think_timeout=config.lockstep_think_timeout,
                 hold_start=config.lockstep_hold_start,
             )
             if config.clock == "lockstep"

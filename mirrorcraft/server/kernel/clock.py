@@ -137,7 +137,10 @@ class LockstepClock(TickClock):
       (``evict(participant, reason)``: the feature tells the client it is free-running now), the eviction
       is recorded in :attr:`stalls`, and the game goes on. An evicted participant cannot join the lockstep
       again on the same connection (the feature enforces that), so one participant costs at most one
-      timeout per connection.
+      timeout per connection. A participant that owes its ``done`` because its agent is *deciding* says so
+      (:meth:`wait`, the ``mirrorcraft:tick_wait`` heartbeat); at the timeout it is kept, and the barrier
+      re-armed, as long as its last heartbeat is younger than ``timeout`` and the barrier younger than
+      ``think_timeout`` (the longest decision; a client that stops heartbeating is evicted as before).
     * With no participant the clock runs free at ``rate`` (paced, with today's catch-up), so a server whose
       clients are all non-lockstep (Mineflayer, a vanilla client) never waits for anyone.
     * ``hold_start``: before the first participant registers the clock holds at tick 0 (so the ticks run
@@ -149,7 +152,9 @@ class LockstepClock(TickClock):
     Args:
         rate: Ticks per second: the pace (paced) and the free-running rate with no participant.
         paced: Keep ``1 / rate`` as the minimum tick interval.
-        timeout: Wall seconds a barrier waits before evicting the participants that owe their ``done``.
+        timeout: Wall seconds a barrier waits before evicting the participants that owe their ``done``
+            (and have not heartbeated within it).
+        think_timeout: Wall seconds a barrier may be held by heartbeating (deciding) participants.
         hold_start: Hold at tick 0 until the first participant registers (bounded by ``timeout``).
         reactor: Twisted reactor (injectable for tests).
 
@@ -167,6 +172,7 @@ class LockstepClock(TickClock):
         *,
         paced: bool = True,
         timeout: float = 300.0,
+        think_timeout: float = 3600.0,
         hold_start: bool = True,
         reactor: object | None = None,
     ) -> None:
@@ -178,7 +184,9 @@ class LockstepClock(TickClock):
         self.reactor: object = reactor
         self.paced = paced
         self.timeout = timeout
+        self.think_timeout = think_timeout
         self.hold_start = hold_start
+        self._waited: dict[int, float] = {}  # id() of a member → its last deciding heartbeat (wall)
         self.announce: Callable[[Participant, int], None] = lambda _p, _n: None
         self.evict: Callable[[Participant, str], None] = lambda _p, _r: None
         self.members: list[Participant] = []  # registration order: announcements go out in this order
@@ -252,10 +260,18 @@ class LockstepClock(TickClock):
             self._barrier_met()
         return True
 
+    def wait(self, who: Participant, tick: int) -> bool:
+        """``who`` owes ``tick``'s ``done`` and is deciding (a heartbeat); True when accepted."""
+        if tick != self.count or id(who) not in self.waiting:
+            return False
+        self._waited[id(who)] = self._now()
+        return True
+
     # ---- the barrier -------------------------------------------------------------------------------------
 
     def _open_barrier(self, to: list[Participant]) -> None:
         self._barrier_since = self._now()
+        self._waited.clear()
         for who in to:
             self.waiting.add(id(who))
         if self._timer is None:
@@ -293,7 +309,18 @@ class LockstepClock(TickClock):
 
     def _timed_out(self) -> None:
         self._timer = None
-        late = [m for m in self.members if id(m) in self.waiting]
+        now = self._now()
+        owing = [m for m in self.members if id(m) in self.waiting]
+        deciding = [
+            m
+            for m in owing
+            if now - self._waited.get(id(m), float("-inf")) < self.timeout
+            and now - self._barrier_since < self.think_timeout
+        ]
+        late = [m for m in owing if not any(m is d for d in deciding)]
+        if deciding and not late:  # everyone owing is still deciding: keep waiting for them
+            self._timer = self.reactor.callLater(self.timeout, self._timed_out)  # type: ignore[attr-defined]
+            return
         self.stalls.append(
             {
                 "tick": self.count,
@@ -306,6 +333,9 @@ class LockstepClock(TickClock):
             self.members = [x for x in self.members if x is not m]
             self.waiting.discard(id(m))
             self.evict(m, f"no tick_done for tick {self.count} within {self.timeout:g}s")
+        if deciding:  # the deciding ones still owe this tick: the barrier stays open for them
+            self._timer = self.reactor.callLater(self.timeout, self._timed_out)  # type: ignore[attr-defined]
+            return
         self.waiting.clear()
         self._schedule()
 
