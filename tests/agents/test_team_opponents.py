@@ -78,7 +78,8 @@ async def test_berries_farms_and_delivers_berries_and_wrecks_potatoes_and_beetro
         tested_side="red", repeat=0, block_index=0, game_seconds=40,
     )  # fmt: skip
     policies = {s: make_team_policy(identity.system_of(s)) for s in ("red", "blue")}
-    record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, tick_rate=200)
+    # 100 t/s as the other Dash & Dine tests: at 200 t/s a loaded machine's body gets fewer calls in 40 game s
+    record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, tick_rate=100)
     farmer, wrecker = (t.actions for t in record.trajectories if t.side == "blue")
     assert _done(farmer, "farm") and all(a.call.args["crop"] == "minecraft:sweet_berry_bush"
                                          for a in farmer if a.call.name == "farm")  # fmt: skip
