@@ -20,6 +20,7 @@ Default tier: sandbox Diamond (~45 s). Slow tier: Iron Armor and Diamond in ``pl
 
 from __future__ import annotations
 
+import itertools
 import time
 import warnings
 from pathlib import Path
@@ -117,3 +118,30 @@ async def test_scripted_policy_obtains_iron_armor_in_plains(plains_worlds, tmp_p
 async def test_scripted_policy_mines_a_diamond_in_plains(plains_worlds, tmp_path) -> None:
     record, wall = await _play(plains_worlds, tmp_path, TaskId.DIAMOND)
     _check_success(record, TaskId.DIAMOND, wall)
+
+
+@pytest.mark.slow
+@pytest_twisted.ensureDeferred
+async def test_scripted_policy_does_not_repeat_a_refused_staircase(tmp_path) -> None:
+    """savanna-1 Iron Armor seed 0 (issue 21's full reliability table): water all round the spawn refuses
+    every staircase; the policy called the same ``dig_down`` 43 times to the end of its budget (Score 0). It
+    now turns to its unstick cycle (recover, a short staircase, explore) after two failed moves in a row."""
+    from mirrorcraft.contracts import EpisodeIdentity, ModelSettings
+    from mirrorcraft.worlds.catalogue import build_world
+
+    worlds = tmp_path / "worlds"
+    build_world("savanna-1", worlds, 256)  # the catalogue radius the table used
+    work = tmp_path / "work"
+    work.mkdir()
+    settings = RunnerSettings(worlds_dir=worlds, build_missing=False, work_dir=work, tick_rate=TICK_RATE)
+    ident = EpisodeIdentity(
+        world="savanna-1", suite=None, task="iron_armor", budget=DEFAULT_BUDGETS[TaskId.IRON_ARMOR],
+        agent="scripted", model=ModelSettings(name="scripted", temperature=0.0), repetition=0, study_seed=0,
+    )  # fmt: skip
+    t0 = time.monotonic()
+    record = await EpisodeRunner(settings).run(ident)
+    calls = [(s.call.name, s.call.args, s.report.status) for s in record.trajectory]
+    repeats = max((sum(1 for _ in g) for k, g in itertools.groupby(calls) if k[2] == "failure"), default=0)
+    _print_trail(record)
+    assert repeats <= 2, calls  # never the same failing call three times running
+    _check_success(record, TaskId.IRON_ARMOR, time.monotonic() - t0)
