@@ -37,6 +37,8 @@ from mirrorcraft.errors import ContractError
 from mirrorcraft.metrics.paired import is_fault
 from mirrorcraft.metrics.results import RESULTS_FILE, BadLine, ResultsScan, scan_results, writing
 
+__all__ = ["LOCK_FILE", "LockedAppendLog", "ResultsStore", "StoreLockedError"]
+
 LOCK_FILE = ".lock"
 
 
@@ -44,7 +46,83 @@ class StoreLockedError(ContractError):
     """Another process holds the run folder's lock (a second driver on the same run)."""
 
 
-class ResultsStore:
+class LockedAppendLog:
+    """The kill-safe mechanics both stores share (this module's docstring): the run folder's exclusive lock,
+    an ``O_APPEND`` descriptor on ``results.jsonl``, one ``os.write`` + ``fsync`` per line, the cut-short last
+    line terminated before the first append, the folder fsync'd when the file is new. Subclasses read the
+    file between :meth:`_lock` and :meth:`_open_append` and keep their own bookkeeping.
+    """
+
+    def __init__(self, run_dir: Path | str) -> None:
+        self.run_dir = Path(run_dir)
+        self.path = self.run_dir / RESULTS_FILE
+        self._fd: int | None = None
+        self._lock_fd: int | None = None
+
+    def _lock(self) -> None:
+        """Create the folder and take its lock.
+
+        Raises:
+            StoreLockedError: another process holds the lock.
+            RunFolderError: the folder cannot be created or written.
+        """
+        with writing(self.run_dir):
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            lock_fd = os.open(self.run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(lock_fd)
+            raise StoreLockedError(
+                f"{self.run_dir}: another study process is writing this run folder"
+            ) from None
+        self._lock_fd = lock_fd
+
+    def _open_append(self, *, ends_with_newline: bool, created: bool) -> None:
+        """Open the file for appending (after the subclass read it); closes everything on failure."""
+        try:
+            with writing(self.path):
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            if not ends_with_newline:
+                # Terminate the cut-short last line so the next record starts on a line of its own.
+                self._write(b"\n")
+            if created:
+                dir_fd = os.open(self.run_dir, os.O_RDONLY)
+                try:
+                    os.fsync(dir_fd)
+                finally:
+                    os.close(dir_fd)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Close the file and release the lock."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if self._lock_fd is not None:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def _write(self, data: bytes) -> None:
+        if self._fd is None:
+            raise ContractError(f"{self.path}: store is not open")
+        view = memoryview(data)
+        with writing(self.path):
+            while view:
+                n = os.write(self._fd, view)
+                view = view[n:]
+            os.fsync(self._fd)
+
+
+class ResultsStore(LockedAppendLog):
     """Append-only, kill-safe store of episode records with resume bookkeeping.
 
     Use as a context manager::
@@ -61,11 +139,8 @@ class ResultsStore:
     def __init__(self, run_dir: Path | str, *, max_attempts: int = 3) -> None:
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be >= 1, got {max_attempts}")
-        self.run_dir = Path(run_dir)
-        self.path = self.run_dir / RESULTS_FILE
+        super().__init__(run_dir)
         self.max_attempts = max_attempts
-        self._fd: int | None = None
-        self._lock_fd: int | None = None
         self._faults: dict[str, int] = {}
         self._done: set[str] = set()
         self.scan: ResultsScan | None = None
@@ -81,17 +156,7 @@ class ResultsStore:
             StoreLockedError: another process holds the lock.
             RunFolderError: the folder cannot be created or written (read-only, full disk).
         """
-        with writing(self.run_dir):
-            self.run_dir.mkdir(parents=True, exist_ok=True)
-            lock_fd = os.open(self.run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(lock_fd)
-            raise StoreLockedError(
-                f"{self.run_dir}: another study process is writing this run folder"
-            ) from None
-        self._lock_fd = lock_fd
+        self._lock()
         created = not self.path.exists()
         self.scan = scan_results(self.path)
         for eid, recs in self.scan.attempts.items():
@@ -104,21 +169,7 @@ class ResultsStore:
             ):
                 self._done.add(eid)
         self.cost_usd += sum(r.usage.cost_usd for _, r in self._extra_versions())
-        try:
-            with writing(self.path):
-                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            if not self.scan.ends_with_newline:
-                # Terminate the cut-short last line so the next record starts on a line of its own.
-                self._write(b"\n")
-            if created:
-                dir_fd = os.open(self.run_dir, os.O_RDONLY)
-                try:
-                    os.fsync(dir_fd)
-                finally:
-                    os.close(dir_fd)
-        except BaseException:
-            self.close()
-            raise
+        self._open_append(ends_with_newline=self.scan.ends_with_newline, created=created)
         return self
 
     def _extra_versions(self) -> list[tuple[int, EpisodeRecord]]:
@@ -126,23 +177,8 @@ class ResultsStore:
         assert self.scan is not None
         return [v for versions in self.scan.versions.values() for v in versions[1:]]
 
-    def close(self) -> None:
-        """Close the file and release the lock."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-        if self._lock_fd is not None:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-            os.close(self._lock_fd)
-            self._lock_fd = None
-
     def __enter__(self) -> ResultsStore:
         return self.open()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     # -- queries -----------------------------------------------------------------------------------
 
@@ -168,16 +204,6 @@ class ResultsStore:
         return set(self._done)
 
     # -- writing -----------------------------------------------------------------------------------
-
-    def _write(self, data: bytes) -> None:
-        if self._fd is None:
-            raise ContractError(f"{self.path}: store is not open")
-        view = memoryview(data)
-        with writing(self.path):
-            while view:
-                n = os.write(self._fd, view)
-                view = view[n:]
-            os.fsync(self._fd)
 
     def append(self, record: EpisodeRecord) -> bool:
         """Append one record (one line, flushed and fsync'd) and update the bookkeeping.

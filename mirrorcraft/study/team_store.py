@@ -16,25 +16,23 @@ checkpoint of its last finished episode (:meth:`TeamResultsStore.restore_point`)
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from mirrorcraft.contracts.teams import TeamEpisodeIdentity, TeamEpisodeRecord
 from mirrorcraft.errors import ContractError
-from mirrorcraft.metrics.results import RESULTS_FILE, writing
+from mirrorcraft.metrics.results import writing
 from mirrorcraft.metrics.team_results import TeamResultsScan, scan_team_results
-from mirrorcraft.study.store import LOCK_FILE, StoreLockedError
+from mirrorcraft.study.store import LockedAppendLog
 
 __all__ = ["CHECKPOINT_DIR", "TeamResultsStore"]
 
 CHECKPOINT_DIR = "checkpoints"
 
 
-class TeamResultsStore:
+class TeamResultsStore(LockedAppendLog):
     """Append-only, kill-safe store of team records and system checkpoints (module docstring).
 
     Args:
@@ -45,12 +43,9 @@ class TeamResultsStore:
     def __init__(self, run_dir: Path | str, *, max_attempts: int = 3) -> None:
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be >= 1, got {max_attempts}")
-        self.run_dir = Path(run_dir)
-        self.path = self.run_dir / RESULTS_FILE
+        super().__init__(run_dir)
         self.checkpoints = self.run_dir / CHECKPOINT_DIR
         self.max_attempts = max_attempts
-        self._fd: int | None = None
-        self._lock_fd: int | None = None
         self._faults: dict[str, int] = {}
         self._done: set[str] = set()
         self._ok: set[str] = set()
@@ -63,17 +58,8 @@ class TeamResultsStore:
             StoreLockedError: another process holds the lock.
             RunFolderError: the folder cannot be written (read-only, full disk).
         """
-        with writing(self.run_dir):
-            self.run_dir.mkdir(parents=True, exist_ok=True)
-            lock_fd = os.open(self.run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(lock_fd)
-            raise StoreLockedError(
-                f"{self.run_dir}: another study process is writing this run folder"
-            ) from None
-        self._lock_fd = lock_fd
+        self._lock()
+        created = not self.path.exists()
         self.scan = scan_team_results(self.path)
         for eid, recs in self.scan.attempts.items():
             self._faults[eid] = sum(1 for r in recs if r.is_fault)
@@ -82,33 +68,11 @@ class TeamResultsStore:
                 self._done.add(eid)
             elif self._faults[eid] >= self.max_attempts:
                 self._done.add(eid)
-        try:
-            with writing(self.path):
-                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            if not self.scan.ends_with_newline:
-                self._write(b"\n")  # terminate the cut-short last line: it stays an ignored line of its own
-        except BaseException:
-            self.close()
-            raise
+        self._open_append(ends_with_newline=self.scan.ends_with_newline, created=created)
         return self
-
-    def close(self) -> None:
-        """Close the file and release the lock."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-        if self._lock_fd is not None:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-            os.close(self._lock_fd)
-            self._lock_fd = None
 
     def __enter__(self) -> TeamResultsStore:
         return self.open()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     # -- queries -------------------------------------------------------------------------------------
 
@@ -137,16 +101,6 @@ class TeamResultsStore:
         return None
 
     # -- writing -------------------------------------------------------------------------------------
-
-    def _write(self, data: bytes) -> None:
-        if self._fd is None:
-            raise ContractError(f"{self.path}: store is not open")
-        view = memoryview(data)
-        with writing(self.path):
-            while view:
-                n = os.write(self._fd, view)
-                view = view[n:]
-            os.fsync(self._fd)
 
     def write_checkpoint(
         self, identity: TeamEpisodeIdentity, systems: dict[str, Any] | None, error: str = ""
