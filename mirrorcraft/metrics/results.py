@@ -24,15 +24,17 @@ Reading rules (docs/studies.md):
 from __future__ import annotations
 
 import errno
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from mirrorcraft.contracts import EpisodeRecord, read_record
 from mirrorcraft.errors import ContractError
 from mirrorcraft.metrics.paired import is_fault
+
+_R = TypeVar("_R")
 
 RESULTS_FILE = "results.jsonl"
 
@@ -212,18 +214,17 @@ class ResultsScan:
         return any(not is_fault(r) for r in self.attempts.get(episode_id, []))
 
 
-def scan_results(path: Path) -> ResultsScan:
-    """Read a results file, keeping every valid line and reporting the others.
-
-    Args:
-        path: the ``results.jsonl`` file (a missing file reads as empty).
-
-    Returns:
-        The scan: attempts per episode id in file order, bad lines, duplicates.
+def read_jsonl_records(
+    path: Path, parse: Callable[[str], _R], scan: ResultsScan | Any
+) -> Iterator[tuple[int, _R]]:
+    """The valid records of a JSON-lines results file with their line numbers, in file order; every other
+    non-blank line goes to ``scan.bad_lines`` (a partial last line after a kill, corrupt lines) and
+    ``scan.ends_with_newline`` is set. A missing file yields nothing. ``parse`` raises
+    :class:`~mirrorcraft.errors.ContractError` for a line that is not a valid record. Shared by the
+    MirrorCraft and the team results scans (one reader of the file format).
     """
-    scan = ResultsScan(path=path)
     if not path.exists():
-        return scan
+        return
     data = path.read_bytes()
     scan.ends_with_newline = not data or data.endswith(b"\n")
     offset = 0
@@ -238,13 +239,27 @@ def scan_results(path: Path) -> ResultsScan:
             continue
         partial = last  # the final chunk after the last newline never got its newline
         try:
-            record = read_record(raw.decode("utf-8"))
+            record = parse(raw.decode("utf-8"))
         except UnicodeDecodeError as err:
             scan.bad_lines.append(BadLine(lineno, start, f"not UTF-8: {err}", partial))
             continue
         except ContractError as err:
             scan.bad_lines.append(BadLine(lineno, start, str(err)[:300], partial))
             continue
+        yield lineno, record
+
+
+def scan_results(path: Path) -> ResultsScan:
+    """Read a results file, keeping every valid line and reporting the others.
+
+    Args:
+        path: the ``results.jsonl`` file (a missing file reads as empty).
+
+    Returns:
+        The scan: attempts per episode id in file order, bad lines, duplicates.
+    """
+    scan = ResultsScan(path=path)
+    for lineno, record in read_jsonl_records(path, read_record, scan):
         # A complete, valid record on a last line without its newline is kept: the write was cut short
         # after the record's bytes (the store terminates the line before appending on resume).
         recs = scan.attempts.setdefault(record.episode_id, [])

@@ -27,7 +27,7 @@ from mirrorcraft.contracts.teams import (
     read_team_record,
 )
 from mirrorcraft.errors import ContractError
-from mirrorcraft.metrics.results import RESULTS_FILE, BadLine
+from mirrorcraft.metrics.results import RESULTS_FILE, BadLine, read_jsonl_records
 
 __all__ = [
     "TeamResultsScan",
@@ -67,28 +67,7 @@ class TeamResultsScan:
 def scan_team_results(path: Path) -> TeamResultsScan:
     """Read a team results file, keeping every valid line and reporting the others (a missing file is empty)."""
     scan = TeamResultsScan(path=path)
-    if not path.exists():
-        return scan
-    data = path.read_bytes()
-    scan.ends_with_newline = not data or data.endswith(b"\n")
-    offset = 0
-    lines = data.split(b"\n")
-    for lineno, raw in enumerate(lines, start=1):
-        start = offset
-        offset += len(raw) + 1
-        last = lineno == len(lines)
-        if last and raw == b"":
-            break
-        if raw.strip() == b"":
-            continue
-        try:
-            record = read_team_record(raw.decode("utf-8"))
-        except UnicodeDecodeError as err:
-            scan.bad_lines.append(BadLine(lineno, start, f"not UTF-8: {err}", last))
-            continue
-        except ContractError as err:
-            scan.bad_lines.append(BadLine(lineno, start, str(err)[:300], last))
-            continue
+    for lineno, record in read_jsonl_records(path, read_team_record, scan):
         recs = scan.attempts.setdefault(record.episode_id, [])
         if not record.is_fault:
             first = next((r for r in recs if not r.is_fault), None)
