@@ -227,7 +227,9 @@ async def test_recover_breaks_the_one_block_that_walls_it_in(server) -> None:
         assert report.status == "success", report
         assert "clearing one block" in report.message
         assert [(b.block, b.count) for b in report.blocks_broken] == [("minecraft:dirt", 1)]
-        broken = [c for c in shell if server.block_at(*c) not in ("dirt", "grass_block")]  # grass may spread onto the shell (random ticks)
+        broken = [
+            c for c in shell if server.block_at(*c) not in ("dirt", "grass_block")
+        ]  # grass may spread onto the shell (random ticks)
         assert broken == [(x + 1, 66, z)]  # exactly the east head-level block, nothing else
         px, py, pz = server.position(name)
         assert (math.floor(px), math.floor(pz)) != (x, z) and abs(py - 65.0) < 0.01  # out, on the ground
