@@ -235,16 +235,26 @@ const commands = {
   },
 
   // ---- crafting (bot.recipesFor + bot.craft: Mineflayer's own static recipes) ---------------------------
-  async craft ({ item, times, table }) {
+  // `watch`: also return the item's count after every inventory slot update until 500 ms after the craft
+  // (a server that resyncs the whole window where vanilla sends single slots makes it dip back).
+  async craft ({ item, times, table, watch }) {
     const id = bot.registry.itemsByName[item].id
     const tableBlock = table ? bot.blockAt(new Vec3(...table)) : null
     const recipes = bot.recipesFor(id, null, 1, tableBlock)
     if (!recipes.length) throw new Error('bot.recipesFor found no recipe for ' + item + ' with ' + JSON.stringify(slotsOf(bot.inventory)))
     const before = count(item)
     const expected = recipes[0].result.count * (times || 1)
-    await bot.craft(recipes[0], times || 1, tableBlock)
-    await until(() => count(item) >= before + expected, 3000) // the last take's slot update may lag
-    return { recipes: recipes.length, made: count(item) - before, count: count(item), slots: slotsOf(bot.inventory) }
+    const history = []
+    const onUpdate = () => history.push(count(item))
+    if (watch) bot.inventory.on('updateSlot', onUpdate)
+    try {
+      await bot.craft(recipes[0], times || 1, tableBlock)
+      await until(() => count(item) >= before + expected, 3000) // the last take's slot update may lag
+      if (watch) await sleep(500)
+    } finally {
+      bot.inventory.removeListener('updateSlot', onUpdate)
+    }
+    return { recipes: recipes.length, made: count(item) - before, count: count(item), slots: slotsOf(bot.inventory), history }
   },
 
   // ---- furnaces (bot.openFurnace) ------------------------------------------------------------------------

@@ -154,3 +154,37 @@ def test_add_fills_hotbar_then_main_merging_first() -> None:
     assert changed == {36, 37, 40}
     left, _ = PlayerInventory(slots=[S(PICK, 1)] * 46).add(LOG, 3)
     assert left == 3
+
+
+def test_corrections_are_vanilla_broadcast_changes_against_the_clients_prediction() -> None:
+    """After a click the server answers only what the client mispredicted (vanilla
+    ``handleContainerClick``: the predicted slots become the remote state, then ``broadcastChanges``); a
+    stale state id gets the full state."""
+    from mirrorcraft.server import facts
+    from mirrorcraft.server.kernel.inventory import Click, corrections
+
+    planks, table = "minecraft:oak_planks", "minecraft:crafting_table"
+    inv = inv_with(s0=S(table, 1), s1=S(planks, 1), s2=S(planks, 1), s3=S(planks, 1), s4=S(planks, 1))
+    inv.state_id = 7
+    before = list(inv.slots)
+    inv.slots[0:5] = [None] * 5  # the server took the result: the grid is consumed
+    inv.cursor = S(table, 1)
+    tid = facts.item_id(table)
+    # Mineflayer predicts the result slot emptied and the table on the cursor, not the grid's consumption
+    taken = Click(window=0, state_id=7, slot=0, button=0, mode=0, changed=[(0, None)], carried=(tid, 1))
+    fix = corrections(taken, 7, before, inv.slots, inv.cursor)
+    assert fix is not None and fix.slots == [1, 2, 3, 4] and fix.cursor is False
+    right = Click(
+        window=0,
+        state_id=7,
+        slot=0,
+        button=0,
+        mode=0,
+        changed=[(i, None) for i in range(5)],
+        carried=(tid, 1),
+    )
+    assert corrections(right, 7, before, inv.slots, inv.cursor) == type(fix)(slots=[], cursor=False)
+    wrong_cursor = Click(window=0, state_id=7, slot=0, button=0, mode=0, changed=[(0, None)], carried=None)
+    assert corrections(wrong_cursor, 7, before, inv.slots, inv.cursor).cursor is True
+    assert corrections(Click(0, 6, 0, 0, 0, [(0, None)], (tid, 1)), 7, before, inv.slots, inv.cursor) is None
+    assert corrections(Click(0, 7, 0, 0, 0, [(99, None)], (tid, 1)), 7, before, inv.slots, inv.cursor) is None

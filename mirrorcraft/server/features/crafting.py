@@ -146,7 +146,6 @@ class InventoryCrafting(CraftingMenu):
     kind = "inventory"
     n = 5
     width = 2
-    always_resync = True
 
     def __init__(self, crafting: Crafting, player: Player) -> None:
         Menu.__init__(self, player, 0)

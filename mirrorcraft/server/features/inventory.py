@@ -5,8 +5,9 @@ The click model is the kernel's (:class:`~mirrorcraft.server.kernel.inventory.Pl
 :class:`~mirrorcraft.server.kernel.inventory.Click` and is first offered to the ``"click"`` behaviour: the
 windows feature takes clicks on container windows and the crafting feature takes clicks on the 2x2 grid's
 result slot (both cancel it). Otherwise the click is applied to window 0 and the client's prediction is
-checked: when it (or the state id) disagrees with the server's result, a full ``window_items`` resync
-follows; then the ``"inventory_click"`` hooks run (the crafting feature recomputes the grid's result) and a
+checked as vanilla's ``broadcastChanges`` does (:func:`~mirrorcraft.server.kernel.inventory.corrections`):
+one ``set_slot`` per slot (and the cursor) the client mispredicted, a full ``window_items`` resync only for a
+stale state id; then the ``"inventory_click"`` hooks run (the crafting feature recomputes the grid's result) and a
 ``click`` event is published. ``close_window`` of window 0 returns the cursor and the grid to the inventory
 (what does not fit is thrown); ``held_item_slot`` runs the ``"held_slot"`` hooks first (eating stops) and
 ignores slots outside 0..8 as vanilla does; ``player_digging`` statuses 3/4 (Q, Ctrl-Q) throw from the hand
@@ -22,8 +23,8 @@ from mirrorcraft.protocol import serverbound as sb
 from mirrorcraft.server import facts, wire
 from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.kernel import Kernel, Player
-from mirrorcraft.server.kernel.inventory import HOTBAR, MAIN, OFFHAND, SIZE, Click
-from mirrorcraft.server.kernel.stacks import Stack, ids
+from mirrorcraft.server.kernel.inventory import HOTBAR, MAIN, OFFHAND, Click, corrections
+from mirrorcraft.server.kernel.stacks import Stack
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +103,7 @@ class Inventory:
         if self.kernel.events.behaviour("click", p, click=c).cancelled:
             return
         inv = p.inventory
+        before = list(inv.slots)
         try:
             res = inv.click(c.slot, c.button, c.mode)
         except ContractError as err:
@@ -110,14 +112,15 @@ class Inventory:
             return
         for stack in res.thrown:
             self.items.throw(p, Stack(stack.item, stack.count))
-        predicted = dict(c.changed)
-        mismatch = c.state_id != inv.state_id or c.carried != ids(inv.cursor)
-        for idx in res.changed | set(predicted):
-            # a slot the server changed but the client did not list is a misprediction too
-            if not 0 <= idx < SIZE or idx not in predicted or predicted[idx] != ids(inv.slots[idx]):
-                mismatch = True
-        if mismatch:
+        fix = corrections(c, inv.state_id, before, inv.slots, inv.cursor)
+        mismatch = fix is None or bool(fix.slots) or fix.cursor
+        if fix is None:
             self.send_inventory(p)
+        else:  # vanilla broadcastChanges: only what the client mispredicted
+            for i in fix.slots:
+                p.send("set_slot", wire.set_slot(0, inv.state_id, i, inv.slots[i]))
+            if fix.cursor:
+                p.send("set_slot", wire.set_slot(-1, inv.state_id, -1, inv.cursor))
         self.kernel.events.notify("inventory_click", p, click=c)
         self.kernel.emit(
             "click", player=p.display_name, slot=c.slot, button=c.button, mode=c.mode, resync=mismatch

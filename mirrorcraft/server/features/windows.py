@@ -10,8 +10,8 @@ onTake``) and the window properties. Window 0 (the player's own inventory) is th
 This feature keeps each player's open window (kept by name, with vanilla's window counter 1..100), opens a
 menu for the features that own a block (:meth:`Windows.open`, after the shared use rules of
 :meth:`Windows.interaction`), takes every click on a container window (the ``"click"`` behaviour), checks
-the client's prediction (``window_items`` resync when it disagrees), closes windows (items a menu hands back
-go to the inventory; the cursor too), and once per tick sends what changed (``broadcastChanges``: slots and
+the client's prediction (vanilla: a ``set_slot`` per mispredicted slot, ``window_items`` only for a stale
+state id), closes windows (items a menu hands back go to the inventory; the cursor too), and once per tick sends what changed (``broadcastChanges``: slots and
 window properties).
 
 Vanilla ``AbstractContainerMenu.stillValid`` (``ContainerLevelAccess``/``Container.stillValidBlockEntity``):
@@ -38,9 +38,16 @@ from mirrorcraft.server import facts, wire
 from mirrorcraft.server.features.inventory import Inventory
 from mirrorcraft.server.features.items import Items
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
-from mirrorcraft.server.kernel.inventory import OUTSIDE, Click, PlayerInventory, swap_target
+from mirrorcraft.server.kernel.inventory import (
+    OUTSIDE,
+    Click,
+    Corrections,
+    PlayerInventory,
+    corrections,
+    swap_target,
+)
 from mirrorcraft.server.kernel.physics import within_reach
-from mirrorcraft.server.kernel.stacks import Stack, ids, max_stack_of, same_kind, with_count
+from mirrorcraft.server.kernel.stacks import Stack, max_stack_of, same_kind, with_count
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +63,12 @@ class Menu:
     :meth:`properties`, :meth:`closed` and :meth:`enchant`.
 
     Attributes:
-        always_resync: Resync the whole window after every click (the 2x2 grid, whose slots are window 0's).
         result_after_click: Send the result slot after every click (vanilla ``slotChangedCraftingGrid``).
     """
 
     kind = ""
     n = 0
     result_slot: int | None = None
-    always_resync = False
     result_after_click = False
 
     def __init__(self, player: Player, window_id: int) -> None:
@@ -307,22 +312,6 @@ class Menu:
         self.inv.cursor = with_count(c, count)
 
 
-def predicted_matches(menu: Menu, click: Click, before: list[Stack | None]) -> bool:
-    """Whether the client's predicted slots and cursor equal the server's result (no resync needed)."""
-    inv = menu.inv
-    if click.state_id != inv.state_id or click.carried != ids(inv.cursor):
-        return False
-    after = menu.all_slots()
-    predicted = dict(click.changed)
-    for idx, s in predicted.items():
-        if not 0 <= idx < len(after) or s != ids(after[idx]):
-            return False
-    for idx, (a, b) in enumerate(zip(before, after, strict=True)):
-        if a != b and idx not in predicted:
-            return False
-    return True
-
-
 @dataclass
 class WindowState:
     """One player's open container window and vanilla's window counter."""
@@ -437,6 +426,17 @@ class Windows:
                 menu.sent_props[k] = v
                 p.send("window_property", wire.window_property(menu.window_id, k, v))
 
+    def correct(self, p: Player, menu: Menu, fix: Corrections, after: list[Stack | None]) -> None:
+        """Vanilla ``broadcastChanges`` after a click: only the slots (and cursor) the client mispredicted,
+        then the window properties that changed; the container part's sent state is what the client now has."""
+        inv = p.inventory
+        for i in fix.slots:
+            p.send("set_slot", wire.set_slot(menu.window_id, inv.state_id, i, after[i]))
+        if fix.cursor:
+            p.send("set_slot", wire.set_slot(-1, inv.state_id, -1, inv.cursor))
+        menu.sent_slots = [menu.get(i) for i in range(menu.n)]
+        self.broadcast(p, menu)
+
     def still_valid(self, p: Player, menu: Menu) -> bool:
         """Vanilla ``stillValid``: the window's block is still there and within 8 blocks of the feet."""
         if menu.pos is None:
@@ -502,10 +502,12 @@ class Windows:
             return
         for s in thrown:
             self.items.throw(p, Stack(s.item, s.count))
-        if menu.always_resync or not predicted_matches(menu, c, before):
+        after = menu.all_slots()
+        fix = corrections(c, p.inventory.state_id, before, after, p.inventory.cursor)
+        if fix is None:
             self.resync(p, menu)
         else:
-            self.broadcast(p, menu)
+            self.correct(p, menu, fix, after)
             if menu.result_after_click:  # vanilla slotChangedCraftingGrid always sends the result
                 p.send("set_slot", wire.set_slot(menu.window_id, p.inventory.state_id, 0, menu.get(0)))
         self.kernel.emit("click", player=p.display_name, window=c.window, slot=c.slot, mode=c.mode)

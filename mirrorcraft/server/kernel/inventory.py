@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from mirrorcraft.errors import ContractError
 from mirrorcraft.rules.items import EQUIPMENT_SLOTS, fits_equipment_slot
 from mirrorcraft.server import facts
-from mirrorcraft.server.kernel.stacks import Stack, same_kind, with_count
+from mirrorcraft.server.kernel.stacks import Stack, ids, same_kind, with_count
 
 SIZE = 46
 CRAFT_RESULT = 0
@@ -40,6 +40,45 @@ OUTSIDE = -999
 
 
 Prediction = tuple[int, int] | None  # a client's view of a slot: (item id, count), NBT not compared
+
+
+@dataclass(frozen=True)
+class Corrections:
+    """What the server must tell a client after one of its clicks (vanilla ``broadcastChanges``).
+
+    ``slots``: window slots whose server content differs from what the client believes after its own
+    prediction; ``cursor``: whether the carried stack differs.
+    """
+
+    slots: list[int]
+    cursor: bool
+
+
+def corrections(
+    click: Click, state_id: int, before: list[Stack | None], after: list[Stack | None], cursor: Stack | None
+) -> Corrections | None:
+    """The client's mispredicted slots after ``click``, or ``None`` when only a full resync will do.
+
+    Vanilla ``ServerGamePacketListenerImpl.handleContainerClick`` records the client's predicted slots and
+    carried stack as the menu's *remote* state and then, when the click's state id is the menu's, runs
+    ``broadcastChanges``: one ``set_slot`` per slot whose server stack differs from its remote one (and the
+    carried stack), nothing for a slot the client predicted right. Only a stale state id gets
+    ``broadcastFullState`` (a ``window_items`` resync). A full resync where vanilla sends single slots is not
+    harmless: it overwrites every slot with the server's state *before* the client's next, already predicted
+    click is applied, so a client that clicked twice in a row (Mineflayer's ``bot.craft`` takes the result and
+    puts it away with two clicks) briefly loses the item it put away. The remote state before the click is
+    taken to be the server's (the client was in sync): ``before`` overlaid with the click's predictions.
+    """
+    if click.state_id != state_id:
+        return None
+    remote = [ids(s) for s in before]
+    for idx, predicted in click.changed:
+        if not 0 <= idx < len(remote):
+            return None  # a slot this window does not have: the client's view is unknown
+        remote[idx] = predicted
+    return Corrections(
+        slots=[i for i, s in enumerate(after) if ids(s) != remote[i]], cursor=click.carried != ids(cursor)
+    )
 
 
 def _fits_armor(slot: int, item: str) -> bool:
