@@ -154,7 +154,9 @@ class Farm(BaseSkill):
             progress.broke(args.crop)
             progress.completed += 1
             centre = (pos[0] + 0.5, pos[1] + 0.2, pos[2] + 0.5)
-            await ctx.collect_near(centre, 3.0, min(self.time_left(deadline), DROP_TICKS / ctx.tick_rate))
+            await ctx.collect_near(
+                centre, 3.0, min(self.time_left(deadline), DROP_TICKS / ctx.tick_rate), expect=True
+            )
             if rule is not None and ctx.has(rule.seed) and ctx.block(pos) in AIR_NAMES:
                 soil = (pos[0], pos[1] - 1, pos[2])
                 if not ctx.in_reach(soil, USE_REACH):

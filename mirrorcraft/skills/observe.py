@@ -237,54 +237,68 @@ class ObservationBuilder:
         return report.model_copy(update={"ticks_used": shown})
 
     # ---------------------------------------------------------------------------------------- public
-    def build(self, history: ActionHistory) -> Observation:
-        """The observation of the body's current state after ``history``.
+    def player_part(self, history: ActionHistory, what: str = "observation") -> dict[str, Any]:
+        """The fields every observation of a player shares (the MirrorCraft one and the team one): position,
+        survival, equipment, inventory, nearby blocks, entities and items, the latest result, the verified
+        effects and the failure constraints, as keyword arguments of the contract's model.
 
         Raises:
-            ContractError: the body has no position yet.
+            ContractError: the body has no position yet (``what`` names the observation in the message).
         """
         from mirrorcraft.errors import ContractError
 
         body = self.body
         raw = body.movement.position
         if raw is None:
-            raise ContractError("observation: the body has no position (not spawned)")
+            raise ContractError(f"{what}: the body has no position (not spawned)")
         feet = body.movement.block_position()
         pos = self.shown_position(raw, feet)
         health = body.health
-        inv = [ItemStack(item=k, count=v) for k, v in sorted(body.inventory.contents().items()) if v > 0]
         ents, items = self._entities(pos)
         last = None
         if history.steps:
             s = history.steps[-1]
             last = ActionResult(action_index=s.index, call=s.call, report=self._shown_report(s.report))
-        effects = [
-            VerifiedEffect(
-                action_index=s.index,
-                call=s.call,
-                status=s.report.status,
-                inventory_delta=s.report.inventory_delta,
-            )
-            for s in history.steps[-self.bounds.max_effects :]
-        ]
-        return Observation(
-            task=self._task_view(min(history.actions_used, self.task.budget)),
-            position=Vec3(x=pos[0], y=pos[1], z=pos[2]),
-            biome=self.body.world.biome_at(*feet) or "minecraft:the_void",
-            survival=SurvivalState(
+        return {
+            "position": Vec3(x=pos[0], y=pos[1], z=pos[2]),
+            "survival": SurvivalState(
                 health=min(20.0, max(0.0, health.health if health.health is not None else 20.0)),
                 food=health.food,
                 xp_level=health.level,
             ),
-            equipment=self._equipment(),
-            inventory=inv,
-            nearby_blocks=self._blocks(feet),
-            nearby_entities=ents,
-            dropped_items=items,
-            last_result=last,
-            effects=effects,
+            "equipment": self._equipment(),
+            "inventory": [
+                ItemStack(item=k, count=v) for k, v in sorted(body.inventory.contents().items()) if v > 0
+            ],
+            "nearby_blocks": self._blocks(feet),
+            "nearby_entities": ents,
+            "dropped_items": items,
+            "last_result": last,
+            "effects": [
+                VerifiedEffect(
+                    action_index=s.index,
+                    call=s.call,
+                    status=s.report.status,
+                    inventory_delta=s.report.inventory_delta,
+                )
+                for s in history.steps[-self.bounds.max_effects :]
+            ],
+            "failure_constraints": history.failure_constraints(),
+        }
+
+    def build(self, history: ActionHistory) -> Observation:
+        """The observation of the body's current state after ``history``.
+
+        Raises:
+            ContractError: the body has no position yet.
+        """
+        part = self.player_part(history)
+        feet = self.body.movement.block_position()
+        return Observation(
+            task=self._task_view(min(history.actions_used, self.task.budget)),
+            biome=self.body.world.biome_at(*feet) or "minecraft:the_void",
             skills=list(MIRRORCRAFT_SKILL_NAMES),
-            failure_constraints=history.failure_constraints(),
+            **part,
         )
 
     def serialize(self, history: ActionHistory) -> bytes:

@@ -468,8 +468,14 @@ class SkillContext:
         radius: float,
         timeout: float,
         progress: Progress | None = None,
+        expect: bool = False,
     ) -> list[Any]:
         """Walk onto the item entities within ``radius`` of ``centre`` until none is left or ``timeout``.
+
+        ``expect``: the caller knows something dropped (a broken crop always drops its seed or produce), so
+        an empty neighbourhood means its spawn has not reached the body yet, not that there is nothing: keep
+        looking until the first item shows up or ``timeout`` (under load the spawn packets lag the break by
+        more than the short wait below, and a farm then left a wheat in every few on the ground).
 
         Walks to the centre of the block an item lies in (not the item's exact point), so the player
         drops into the one-block hole a broken block leaves: vanilla picks up items that touch the
@@ -486,14 +492,19 @@ class SkillContext:
         end = self.now() + timeout
         skipped: set[int] = set()
         await self.sleep(max(0.03, 6 / self.tick_rate))  # drops pop out with a short delay, fly a few ticks
+        seen = not expect
         while self.now() < end:
             items = [
                 e
                 for e in self.body.entities.items()
                 if e.id not in skipped and math.dist(e.position, centre) <= radius
             ]
+            if not items and not seen:
+                await self.sleep_ticks(2)
+                continue
             if not items:
                 return self._left_near(centre, radius, skipped)
+            seen = True
             me = self.body.movement.position
             target = min(items, key=lambda e: (e.distance_to(me), e.id))
             spot = (

@@ -17,8 +17,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from mirrorcraft.contracts import DEFAULT_BOUNDS, SKILL_NAMES, ItemStack, ObservationBounds
-from mirrorcraft.contracts.observation import ActionResult, SurvivalState, Vec3, VerifiedEffect
+from mirrorcraft.contracts import DEFAULT_BOUNDS, SKILL_NAMES, ObservationBounds
 from mirrorcraft.contracts.team_observation import (
     MAX_CHAT_LINES,
     ChatView,
@@ -87,52 +86,15 @@ class TeamObservationBuilder(ObservationBuilder):
         Raises:
             ContractError: the body has no position yet.
         """
-        from mirrorcraft.errors import ContractError
-
-        body = self.body
-        raw = body.movement.position
-        if raw is None:
-            raise ContractError("team observation: the body has no position (not spawned)")
-        feet = body.movement.block_position()
-        pos = self.shown_position(raw, feet)
-        health = body.health
-        ents, items = self._entities(pos)
-        last = None
-        if history.steps:
-            s = history.steps[-1]
-            last = ActionResult(action_index=s.index, call=s.call, report=self._shown_report(s.report))
         return TeamObservation(
             player=self.player,
             side=self.side,
             teammate=self.teammate,
-            position=Vec3(x=pos[0], y=pos[1], z=pos[2]),
-            survival=SurvivalState(
-                health=min(20.0, max(0.0, health.health if health.health is not None else 20.0)),
-                food=health.food,
-                xp_level=health.level,
-            ),
-            equipment=self._equipment(),
-            inventory=[
-                ItemStack(item=k, count=v) for k, v in sorted(body.inventory.contents().items()) if v > 0
-            ],
-            nearby_blocks=self._blocks(feet),
-            nearby_entities=ents,
-            dropped_items=items,
-            last_result=last,
-            effects=[
-                VerifiedEffect(
-                    action_index=s.index,
-                    call=s.call,
-                    status=s.report.status,
-                    inventory_delta=s.report.inventory_delta,
-                )
-                for s in history.steps[-self.bounds.max_effects :]
-            ],
             skills=list(self.skills),
-            failure_constraints=history.failure_constraints(),
             sidebar=self.sidebar(),
             chat=list(self.chat),
             time_left_s=None if time_left is None else max(0.0, round(time_left, 1)),
+            **self.player_part(history, "team observation"),
         )
 
     def serialize_team(self, history: ActionHistory, time_left: float | None = None) -> bytes:

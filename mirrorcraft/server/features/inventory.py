@@ -117,9 +117,11 @@ class Inventory:
         if fix is None:
             self.send_inventory(p)
         else:  # vanilla broadcastChanges: only what the client mispredicted
-            for i in fix.slots:
+            for i in fix.slots:  # each with a new state id (vanilla sendSlotChange: Windows.correct)
+                inv.state_id += 1
                 p.send("set_slot", wire.set_slot(0, inv.state_id, i, inv.slots[i]))
             if fix.cursor:
+                inv.state_id += 1
                 p.send("set_slot", wire.set_slot(-1, inv.state_id, -1, inv.cursor))
         self.kernel.events.notify("inventory_click", p, click=c)
         self.kernel.emit(

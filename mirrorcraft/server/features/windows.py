@@ -420,6 +420,7 @@ class Windows:
             s = menu.get(i)
             if s != menu.sent_slots[i]:
                 menu.sent_slots[i] = s
+                p.inventory.state_id += 1
                 p.send("set_slot", wire.set_slot(menu.window_id, p.inventory.state_id, i, s))
         for k, v in menu.properties().items():
             if menu.sent_props.get(k) != v:
@@ -428,11 +429,18 @@ class Windows:
 
     def correct(self, p: Player, menu: Menu, fix: Corrections, after: list[Stack | None]) -> None:
         """Vanilla ``broadcastChanges`` after a click: only the slots (and cursor) the client mispredicted,
-        then the window properties that changed; the container part's sent state is what the client now has."""
+        then the window properties that changed; the container part's sent state is what the client now has.
+
+        Every ``set_slot`` carries a new state id, as vanilla's ``containerSynchronizer.sendSlotChange``
+        (``incrementStateId``): a click the client sends before it has seen one of them is stale, and a stale
+        click is answered with the whole window *after* it is applied — so a slot update already on its way can
+        never overwrite a prediction the server has accepted."""
         inv = p.inventory
         for i in fix.slots:
+            inv.state_id += 1
             p.send("set_slot", wire.set_slot(menu.window_id, inv.state_id, i, after[i]))
         if fix.cursor:
+            inv.state_id += 1
             p.send("set_slot", wire.set_slot(-1, inv.state_id, -1, inv.cursor))
         menu.sent_slots = [menu.get(i) for i in range(menu.n)]
         self.broadcast(p, menu)
@@ -509,6 +517,7 @@ class Windows:
         else:
             self.correct(p, menu, fix, after)
             if menu.result_after_click:  # vanilla slotChangedCraftingGrid always sends the result
+                p.inventory.state_id += 1
                 p.send("set_slot", wire.set_slot(menu.window_id, p.inventory.state_id, 0, menu.get(0)))
         self.kernel.emit("click", player=p.display_name, window=c.window, slot=c.slot, mode=c.mode)
 
