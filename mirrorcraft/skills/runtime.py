@@ -499,11 +499,11 @@ class SkillContext:
                 for e in self.body.entities.items()
                 if e.id not in skipped and math.dist(e.position, centre) <= radius
             ]
-            if not items and not seen:
-                await self.sleep_ticks(2)
-                continue
             if not items:
-                return self._left_near(centre, radius, skipped)
+                if seen:
+                    return self._left_near(centre, radius, skipped)
+                await self.sleep_ticks(2)  # the expected drop has not reached the body yet
+                continue
             seen = True
             me = self.body.movement.position
             target = min(items, key=lambda e: (e.distance_to(me), e.id))

@@ -379,5 +379,4 @@ class Admin:
             return
         inv = p.inventory
         inv.slots[slot] = stack
-        inv.state_id += 1
-        p.send("set_slot", wire.set_slot(0, inv.state_id, slot, stack))
+        p.send_slot(0, slot, stack)

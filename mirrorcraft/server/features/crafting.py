@@ -17,7 +17,7 @@ from __future__ import annotations
 from mirrorcraft.rules.blocks import menu_blocks
 from mirrorcraft.rules.oracle import Outcome
 from mirrorcraft.rules.recipes import CraftResult
-from mirrorcraft.server import facts, outcomes, wire
+from mirrorcraft.server import facts, outcomes
 from mirrorcraft.server.features.inventory import Inventory
 from mirrorcraft.server.features.windows import Menu, Windows
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
@@ -229,8 +229,7 @@ class Crafting:
         old = p.inventory.slots[0]
         self.grid(p).slots_changed()
         if touched or p.inventory.slots[0] != old:
-            p.inventory.state_id += 1
-            p.send("set_slot", wire.set_slot(0, p.inventory.state_id, 0, p.inventory.slots[0]))
+            p.send_slot(0, 0, p.inventory.slots[0])
 
     def _on_close(self, b: Behaviour) -> None:
         if b["window"] == 0:

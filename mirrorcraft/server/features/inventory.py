@@ -117,12 +117,9 @@ class Inventory:
         if fix is None:
             self.send_inventory(p)
         else:  # vanilla broadcastChanges: only what the client mispredicted
-            for i in fix.slots:  # each with a new state id (vanilla sendSlotChange: Windows.correct)
-                inv.state_id += 1
-                p.send("set_slot", wire.set_slot(0, inv.state_id, i, inv.slots[i]))
+            p.send_slots(fix.slots)
             if fix.cursor:
-                inv.state_id += 1
-                p.send("set_slot", wire.set_slot(-1, inv.state_id, -1, inv.cursor))
+                p.send_cursor()
         self.kernel.events.notify("inventory_click", p, click=c)
         self.kernel.emit(
             "click", player=p.display_name, slot=c.slot, button=c.button, mode=c.mode, resync=mismatch
@@ -168,7 +165,6 @@ class Inventory:
         if stack is None:
             return
         taken = inv.remove_held(stack.count if whole else 1)
-        inv.state_id += 1
-        p.send("set_slot", wire.set_slot(0, inv.state_id, 36 + inv.held, inv.held_stack))
+        p.send_slot(0, 36 + inv.held, inv.held_stack)
         if taken:
             self.items.throw(p, Stack(taken.item, taken.count))

@@ -139,8 +139,7 @@ class Placing:
         if not ok:
             p.send("block_change", wire.block_change(*target, world.get_block(*target)))
             p.send("block_change", wire.block_change(*clicked, clicked_state))
-        inv.state_id += 1
-        p.send("set_slot", wire.set_slot(0, inv.state_id, slot, inv.slots[slot]))
+        p.send_slot(0, slot, inv.slots[slot])
 
     def placement_state(
         self, block: facts.BlockInfo, face: int, cursor: tuple[float, float, float], p: Player

@@ -420,8 +420,7 @@ class Windows:
             s = menu.get(i)
             if s != menu.sent_slots[i]:
                 menu.sent_slots[i] = s
-                p.inventory.state_id += 1
-                p.send("set_slot", wire.set_slot(menu.window_id, p.inventory.state_id, i, s))
+                p.send_slot(menu.window_id, i, s)
         for k, v in menu.properties().items():
             if menu.sent_props.get(k) != v:
                 menu.sent_props[k] = v
@@ -429,19 +428,12 @@ class Windows:
 
     def correct(self, p: Player, menu: Menu, fix: Corrections, after: list[Stack | None]) -> None:
         """Vanilla ``broadcastChanges`` after a click: only the slots (and cursor) the client mispredicted,
-        then the window properties that changed; the container part's sent state is what the client now has.
-
-        Every ``set_slot`` carries a new state id, as vanilla's ``containerSynchronizer.sendSlotChange``
-        (``incrementStateId``): a click the client sends before it has seen one of them is stale, and a stale
-        click is answered with the whole window *after* it is applied — so a slot update already on its way can
-        never overwrite a prediction the server has accepted."""
-        inv = p.inventory
+        then the window properties that changed; the container part's sent state is what the client now has
+        (each ``set_slot`` with a new state id: :meth:`Player.send_slot`)."""
         for i in fix.slots:
-            inv.state_id += 1
-            p.send("set_slot", wire.set_slot(menu.window_id, inv.state_id, i, after[i]))
+            p.send_slot(menu.window_id, i, after[i])
         if fix.cursor:
-            inv.state_id += 1
-            p.send("set_slot", wire.set_slot(-1, inv.state_id, -1, inv.cursor))
+            p.send_cursor()
         menu.sent_slots = [menu.get(i) for i in range(menu.n)]
         self.broadcast(p, menu)
 
@@ -517,8 +509,7 @@ class Windows:
         else:
             self.correct(p, menu, fix, after)
             if menu.result_after_click:  # vanilla slotChangedCraftingGrid always sends the result
-                p.inventory.state_id += 1
-                p.send("set_slot", wire.set_slot(menu.window_id, p.inventory.state_id, 0, menu.get(0)))
+                p.send_slot(menu.window_id, 0, menu.get(0))
         self.kernel.emit("click", player=p.display_name, window=c.window, slot=c.slot, mode=c.mode)
 
     def _on_close(self, b: Behaviour) -> None:

@@ -21,6 +21,7 @@ from typing import Protocol
 from mirrorcraft import PROTOCOL_1_19_2
 from mirrorcraft.server import wire
 from mirrorcraft.server.kernel.inventory import PlayerInventory
+from mirrorcraft.server.kernel.stacks import Stack
 
 
 class Transport(Protocol):
@@ -77,13 +78,23 @@ class Player:
         """Disconnect with a reason shown to the player."""
         self.transport.close(reason)
 
+    def send_slot(self, window: int, index: int, stack: Stack | None) -> None:
+        """One ``set_slot`` with a new state id — every slot update the server sends, as vanilla's
+        ``containerSynchronizer.sendSlotChange`` (``incrementStateId``): a click the client sends before it
+        has seen the update is then stale, and a stale click is answered with the whole window *after* it is
+        applied, so an update already on its way never overwrites a prediction the server accepted."""
+        self.inventory.state_id += 1
+        self.send("set_slot", wire.set_slot(window, self.inventory.state_id, index, stack))
+
+    def send_cursor(self) -> None:
+        """The carried stack (``set_slot`` window -1, slot -1), with a new state id."""
+        self.send_slot(-1, -1, self.inventory.cursor)
+
     def send_slots(self, slots: Iterable[int]) -> None:
-        """Resend window-0 slots after the server changed them, one ``set_slot`` each (in slot order), each
-        with a new state id — what vanilla's ``broadcastChanges`` does for a slot that changed."""
-        inv = self.inventory
+        """Resend window-0 slots after the server changed them, one :meth:`send_slot` each (in slot order) —
+        what vanilla's ``broadcastChanges`` does for a slot that changed."""
         for idx in sorted(slots):
-            inv.state_id += 1
-            self.send("set_slot", wire.set_slot(0, inv.state_id, idx, inv.slots[idx]))
+            self.send_slot(0, idx, self.inventory.slots[idx])
 
 
 class Players:

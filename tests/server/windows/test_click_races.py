@@ -67,3 +67,42 @@ def test_two_players_racing_on_one_chest_never_create_or_destroy_items(world: Pa
     for p, wid in ((a, wa), (b, wb)):
         send(game, p, "close_window", window_id=wid)
     assert _count(game, (a, b)) == TOTAL
+
+
+def test_a_click_sent_before_the_client_saw_an_update_is_answered_after_it_applies(
+    world: Path, fake_player
+) -> None:
+    """Every ``set_slot`` carries a new state id (vanilla ``sendSlotChange``), so a click a client sent before
+    an update reached it is stale and gets the whole window *after* the click; a click on the current state id
+    that the client predicted right gets nothing back (vanilla ``broadcastChanges`` against its prediction)."""
+    from mirrorcraft.protocol.serverbound import ChangedSlot
+    from mirrorcraft.server import wire
+
+    game = new_game(world)
+    p = fake_player(game, "alex")
+    p.inventory.slots[36] = Stack(DIAMOND, 5)
+    p.send_slots([36])
+    seen = p.inventory.state_id  # the client has seen this update
+    stack = wire.slot(Stack(DIAMOND, 5))
+
+    def pick(state_id: int, slot: int, changed: list[ChangedSlot], cursor) -> None:  # noqa: ANN001
+        send(game, p, "window_click", window_id=0, state_id=state_id, slot=slot, mouse_button=0, mode=0,
+             changed_slots=changed, cursor_item=cursor)  # fmt: skip
+
+    # predicted right, on the current state id: the server sends nothing
+    del p.sent[:]
+    pick(seen, 36, [ChangedSlot(location=36, item=None)], stack)
+    assert p.names() == [] and p.inventory.cursor == Stack(DIAMOND, 5)
+    # an update the client has not seen yet (a slot the server fills), then the client's next click, still on
+    # the old state id: the server applies it, then sends the whole window as it is after the click
+    p.inventory.slots[20] = Stack(DIAMOND, 1)
+    p.send_slots([20])
+    del p.sent[:]
+    pick(seen, 9, [ChangedSlot(location=9, item=stack)], None)
+    assert p.names() == ["window_items"], p.names()
+    (full,) = p.packets("window_items")
+    assert full.state_id == p.inventory.state_id > seen
+    assert [(s.item_id, s.count) if s else None for s in (full.items[9], full.items[20], full.items[36])] == [
+        (stack.item_id, 5), (stack.item_id, 1), None
+    ]  # fmt: skip
+    assert full.carried_item is None
