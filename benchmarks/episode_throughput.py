@@ -51,7 +51,13 @@ def _cpu() -> float:
 
 
 def run(
-    out: Path, budget: int, rates: list[float], radius: int, server: str, clock: str = "free"
+    out: Path,
+    budget: int,
+    rates: list[float],
+    radius: int,
+    server: str,
+    clock: str = "free",
+    unpaced_only: bool = False,
 ) -> dict[str, Any]:
     from mirrorcraft.contracts import EpisodeIdentity, ModelSettings, StudyGrid
     from mirrorcraft.contracts.tasks import DEFAULT_BUDGETS
@@ -73,6 +79,8 @@ def run(
     results: dict[str, Any] = {"budget": budget, "radius": radius, "server": server, "modes": []}
     # free: one run per rate; lockstep: paced at the first rate, then unpaced (same announced rate)
     plan = [(r, True) for r in rates] if clock == "free" else [(rates[0], True), (rates[0], False)]
+    if unpaced_only:  # the CPU figure alone (profiling, before/after comparisons of the record)
+        plan = [(rates[0], False)]
     records = []
     for rate, paced in plan:
         label = f"{rate:g}" if clock == "free" else f"lockstep-{'paced' if paced else 'unpaced'}-{rate:g}"
@@ -126,7 +134,7 @@ def run(
             )
         results["modes"].append(mode)
         print(json.dumps(mode), flush=True)
-    if clock == "lockstep":
+    if clock == "lockstep" and not unpaced_only:
         a, b = (r.model_dump(mode="json") for r in records)
         a.pop("wall_time_s"), b.pop("wall_time_s")
         paced_m, unpaced_m = results["modes"]
@@ -150,10 +158,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--radius", type=int, default=96, help="world radius in blocks")
     p.add_argument("--server", choices=("embedded", "child"), default="embedded")
     p.add_argument("--clock", choices=("free", "lockstep"), default="free", help="free (default) or lockstep")
+    p.add_argument(
+        "--unpaced-only",
+        action="store_true",
+        help="with --clock lockstep: run only the unpaced episode (its CPU time; no paced run to compare with)",
+    )
     args = p.parse_args(argv)
+    if args.unpaced_only and args.clock != "lockstep":
+        p.error("--unpaced-only needs --clock lockstep")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    results = run(out, args.budget, args.rates, args.radius, args.server, args.clock)
+    results = run(out, args.budget, args.rates, args.radius, args.server, args.clock, args.unpaced_only)
     (out / "episode_throughput.json").write_text(json.dumps(results, indent=2) + "\n")
     print(f"written: {out / 'episode_throughput.json'}")
     return 0
