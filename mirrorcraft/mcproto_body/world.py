@@ -196,7 +196,10 @@ class World:
             return []
         pos = hits + np.array(lo)
         d2 = ((pos - np.array(center)) ** 2).sum(axis=1)
-        return [tuple(p) for p in pos[np.argsort(d2, kind="stable")].tolist()]
+        pos = pos[np.argsort(d2, kind="stable")]
+        # three flat lists zipped into tuples: ~3x faster than a tuple per row of ``pos.tolist()`` (a
+        # ``mine stone`` search returns ~10^5 positions; this conversion was 8 % of an episode's CPU)
+        return list(zip(pos[:, 0].tolist(), pos[:, 1].tolist(), pos[:, 2].tolist(), strict=True))
 
     def states_at(self, positions: np.ndarray) -> np.ndarray:
         """States at many block positions (an ``(N, 3)`` int array) at once; :data:`UNLOADED` where unknown.
