@@ -12,10 +12,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+import pytest_twisted
 
+from mirrorcraft.mcproto_body import Body, BodyConfig
 from mirrorcraft.protocol.codec import decode
 from mirrorcraft.server import facts
-from mirrorcraft.server.kernel.chunk_cache import SHARED, EncodedColumns
+from mirrorcraft.server.config import ServerConfig
+from mirrorcraft.server.embedded import EmbeddedServer
+from mirrorcraft.server.kernel.chunk_cache import FRAMES, SHARED, EncodedColumns
 from mirrorcraft.server.kernel.world import World
 
 PROTO = 760
@@ -99,3 +103,31 @@ def test_the_cache_is_bounded_least_recently_used_first() -> None:
     assert cache.get("huge") is None and len(cache) == 2
     with pytest.raises(ValueError, match="max_bytes"):
         EncodedColumns(max_bytes=-1)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_second_server_on_a_copy_sends_the_shared_frames(
+    sandbox_template: Path, tmp_path: Path
+) -> None:
+    """Over real sockets: the second server's columns come from the process-wide caches (no encode, no
+    compression) and its body decodes the very blocks that server holds."""
+    seen: list[tuple[int, int]] = []
+    for i in range(2):
+        frames0, shared0 = FRAMES.hits, SHARED.hits
+        srv = EmbeddedServer(
+            ServerConfig(world=_copy(sandbox_template, tmp_path / f"w{i}"), port=0, view_distance=3)
+        )
+        srv.start()
+        body = Body(BodyConfig(port=srv.port, username=f"cache{i}", view_distance=3))
+        try:
+            await body.connect()
+            await body.wait_chunks(radius=2)
+            world = srv.game.kernel.world
+            assert len(body.world.columns) >= 25
+            for key, col in body.world.columns.items():
+                assert (col == world.column(*key).blocks).all(), key
+            seen.append((FRAMES.hits - frames0, SHARED.hits - shared0))
+        finally:
+            await body.disconnect()
+            await srv.stop()
+    assert seen[1][0] >= 25 and seen[1][1] >= 25  # the 7 x 7 view: every column from the caches

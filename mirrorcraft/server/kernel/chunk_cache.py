@@ -15,6 +15,10 @@ holding the unchanged original keep getting the original. The entries are immuta
 
 Bounded: least recently used entries are dropped beyond :data:`DEFAULT_MAX_BYTES` (a radius-96 world's
 ~300 columns take a few MB).
+
+:data:`FRAMES` holds the next step for the same bodies: the compressed wire frame (``zlib`` at the
+connection's threshold, ~1 ms a column), keyed by the body itself, so a column sent again — to the next
+episode's player, or to a player walking back — is not compressed again.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ class EncodedColumns:
             raise ValueError(f"max_bytes must be >= 0, not {max_bytes}")
         self.max_bytes = max_bytes
         self._entries: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._weights: dict[Hashable, int] = {}
         self._bytes = 0
         self._lock = threading.Lock()  # study workers may run servers on more than one thread
         self.hits = 0
@@ -72,28 +77,35 @@ class EncodedColumns:
             self.hits += 1
             return body
 
-    def put(self, key: Hashable, body: bytes) -> None:
-        """Store ``body`` under ``key``, dropping the least recently used entries beyond the bound."""
-        if len(body) > self.max_bytes:
+    def put(self, key: Hashable, body: bytes, key_bytes: int = 0) -> None:
+        """Store ``body`` under ``key``, dropping the least recently used entries beyond the bound.
+
+        ``key_bytes``: what the key itself holds alive (a key that contains a body), counted with it."""
+        weight = len(body) + key_bytes
+        if weight > self.max_bytes:
             return
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
-                self._bytes -= len(old)
+                self._bytes -= self._weights.pop(key)
             self._entries[key] = body
-            self._bytes += len(body)
+            self._weights[key] = weight
+            self._bytes += weight
             while self._bytes > self.max_bytes:
-                _, dropped = self._entries.popitem(last=False)
-                self._bytes -= len(dropped)
+                dropped, _ = self._entries.popitem(last=False)
+                self._bytes -= self._weights.pop(dropped)
 
     def clear(self) -> None:
         """Forget every entry (statistics kept)."""
         with self._lock:
             self._entries.clear()
+            self._weights.clear()
             self._bytes = 0
 
 
 #: The cache every :class:`~mirrorcraft.server.kernel.world.World` uses unless given another.
 SHARED = EncodedColumns()
+#: Compressed wire frames of chunk bodies, keyed ``(packet id, compression threshold, body)``.
+FRAMES = EncodedColumns(DEFAULT_MAX_BYTES // 2)
 
-__all__ = ["DEFAULT_MAX_BYTES", "SHARED", "EncodedColumns", "terrain_digest"]
+__all__ = ["DEFAULT_MAX_BYTES", "FRAMES", "SHARED", "EncodedColumns", "terrain_digest"]
