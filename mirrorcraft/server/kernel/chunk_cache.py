@@ -54,7 +54,7 @@ class EncodedColumns:
         self._entries: OrderedDict[Hashable, bytes] = OrderedDict()
         self._weights: dict[Hashable, int] = {}
         self._bytes = 0
-        self._lock = threading.Lock()  # study workers may run servers on more than one thread
+        self._lock = threading.Lock()  # process-wide: safe should two threads open worlds at once
         self.hits = 0
         self.misses = 0
 
