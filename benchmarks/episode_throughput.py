@@ -51,7 +51,14 @@ def _cpu() -> float:
 
 
 def run(
-    out: Path, budget: int, rates: list[float], radius: int, server: str, clock: str = "free"
+    out: Path,
+    budget: int,
+    rates: list[float],
+    radius: int,
+    server: str,
+    clock: str = "free",
+    unpaced_only: bool = False,
+    repeat: int = 1,
 ) -> dict[str, Any]:
     from mirrorcraft.contracts import EpisodeIdentity, ModelSettings, StudyGrid
     from mirrorcraft.contracts.tasks import DEFAULT_BUDGETS
@@ -73,9 +80,13 @@ def run(
     results: dict[str, Any] = {"budget": budget, "radius": radius, "server": server, "modes": []}
     # free: one run per rate; lockstep: paced at the first rate, then unpaced (same announced rate)
     plan = [(r, True) for r in rates] if clock == "free" else [(rates[0], True), (rates[0], False)]
+    if unpaced_only:  # the CPU figure alone (profiling, before/after comparisons of the record)
+        plan = [(rates[0], False)] * repeat  # later runs: a warm worker (imports done, shared caches filled)
     records = []
-    for rate, paced in plan:
+    for run_no, (rate, paced) in enumerate(plan):
         label = f"{rate:g}" if clock == "free" else f"lockstep-{'paced' if paced else 'unpaced'}-{rate:g}"
+        if unpaced_only and run_no:
+            label += f"-run{run_no + 1}"
         settings = RunnerSettings(
             worlds_dir=worlds,
             server=server,
@@ -126,7 +137,13 @@ def run(
             )
         results["modes"].append(mode)
         print(json.dumps(mode), flush=True)
-    if clock == "lockstep":
+    if unpaced_only and len(records) > 1:
+        dumps = [r.model_dump(mode="json") for r in records]
+        for d in dumps:
+            d.pop("wall_time_s")
+        results["repeats_equal"] = all(d == dumps[0] for d in dumps)
+        print(f"the {len(records)} unpaced runs give equal records: {results['repeats_equal']}", flush=True)
+    if clock == "lockstep" and not unpaced_only:
         a, b = (r.model_dump(mode="json") for r in records)
         a.pop("wall_time_s"), b.pop("wall_time_s")
         paced_m, unpaced_m = results["modes"]
@@ -150,10 +167,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--radius", type=int, default=96, help="world radius in blocks")
     p.add_argument("--server", choices=("embedded", "child"), default="embedded")
     p.add_argument("--clock", choices=("free", "lockstep"), default="free", help="free (default) or lockstep")
+    p.add_argument(
+        "--unpaced-only",
+        action="store_true",
+        help="with --clock lockstep: run only the unpaced episode (its CPU time; no paced run to compare with)",
+    )
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="with --unpaced-only: run the episode this many times in this process (the later runs are a "
+        "warm study worker's: imports done, process-wide caches filled)",
+    )
     args = p.parse_args(argv)
+    if args.unpaced_only and args.clock != "lockstep":
+        p.error("--unpaced-only needs --clock lockstep")
+    if args.repeat < 1 or (args.repeat > 1 and not args.unpaced_only):
+        p.error("--repeat needs --unpaced-only and a count >= 1")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    results = run(out, args.budget, args.rates, args.radius, args.server, args.clock)
+    results = run(
+        out, args.budget, args.rates, args.radius, args.server, args.clock, args.unpaced_only, args.repeat
+    )
     (out / "episode_throughput.json").write_text(json.dumps(results, indent=2) + "\n")
     print(f"written: {out / 'episode_throughput.json'}")
     return 0

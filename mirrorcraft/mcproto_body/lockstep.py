@@ -21,7 +21,11 @@ every lockstep client said it is done with tick n. This module is that client:
   to the state after tick n and set the controls), one physics step, the timers again; then a flush round
   (``mirrorcraft:tick_sync`` echoed by the server: all replies to what we sent have arrived and their
   handlers ran) repeated while the round itself made us send packets (at most :data:`MAX_SYNC_ROUNDS`);
-  then ``mirrorcraft:tick_done`` n. While nobody acts (the agent decides) the body acknowledges nothing,
+  then ``mirrorcraft:tick_done`` n. The first round of a tick is sent as ``mirrorcraft:tick_sync_done`` n
+  (a flush request that also counts as the done when the server has sent us nothing since announcing n:
+  nothing to react to, so the echo would only have been followed by the done). The server then runs the
+  next tick without replying, which halves the round trips of a quiet tick; otherwise it echoes and the
+  rounds go on as above, so what the body reacts to before its done is the same either way. While nobody acts (the agent decides) the body acknowledges nothing,
   so the server runs no tick; every :data:`HEARTBEAT_SECONDS` of wall time it says it is deciding
   (``mirrorcraft:tick_wait`` n), so the server's stall bound keeps waiting for it (up to its think timeout)
   while it would evict a client that went silent.
@@ -45,6 +49,9 @@ CLOCK_CHANNEL = "mirrorcraft:clock"
 TICK_CHANNEL = "mirrorcraft:tick"
 SYNC_CHANNEL = "mirrorcraft:tick_sync"
 DONE_CHANNEL = "mirrorcraft:tick_done"
+#: A tick's first flush round that also offers the done (the server takes it when it sent nothing since
+#: announcing the tick; else it echoes ``SYNC_CHANNEL`` and the rounds go on).
+SYNC_DONE_CHANNEL = "mirrorcraft:tick_sync_done"
 WAIT_CHANNEL = "mirrorcraft:tick_wait"
 #: Wall seconds between two "deciding" heartbeats while a tick is owed and nobody acts (far below the
 #: server's 300 s stall bound; ``BodyConfig.lockstep_heartbeat``).
@@ -268,6 +275,7 @@ class Lockstep:
         self._acting = 0
         self._pending: int | None = None  # announced, not processed yet
         self._syncing: int | None = None  # the tick whose flush round is in flight
+        self._offered: int | None = None  # the tick whose done was offered with its first round (sync_done)
         self._round = 0
         self._mark = 0
         conn.on("custom_payload", self._on_payload)
@@ -326,6 +334,10 @@ class Lockstep:
             n = _number(pkt.data)
             if n is None:
                 return
+            if self._offered is not None and self._syncing == self._offered and n > self._offered:
+                # the server took the done offered with the first round (it had nothing to tell us)
+                self.acked = self._offered
+                self._syncing = self._offered = None
             self.announced = n
             self._pending = n
             if self._acting > 0 and self._syncing is None:
@@ -333,6 +345,7 @@ class Lockstep:
         elif channel == SYNC_CHANNEL and self.active:
             n = _number(pkt.data)
             if n is not None and n == self._syncing:
+                self._offered = None  # the server echoed: the offered done was not taken
                 self._synced(n)
 
     def _start_heartbeat(self) -> None:
@@ -364,12 +377,13 @@ class Lockstep:
         self.step()  # one physics step with them, one position packet
         self.game_time.fire_due()
         self._round = 0
-        self._flush(n)
+        self._flush(n, offer_done=True)
 
-    def _flush(self, n: int) -> None:
+    def _flush(self, n: int, offer_done: bool = False) -> None:
         self._syncing = n
         self.sync_rounds += 1
-        self._send(SYNC_CHANNEL, str(n).encode())
+        self._offered = n if offer_done else None
+        self._send(SYNC_DONE_CHANNEL if offer_done else SYNC_CHANNEL, str(n).encode())
         self._mark = self.conn.sent_count
 
     def _synced(self, n: int) -> None:
@@ -390,6 +404,7 @@ class Lockstep:
         self.active = False
         self._pending = None
         self._syncing = None
+        self._offered = None
         self.on_tick(None)
         self.game_time.leave()
         self.set_driven(False)

@@ -97,7 +97,12 @@ class WorldMemory:
         """``{block id: int32 (N, 3) world positions}`` of one column (``col`` indexed ``[y, z, x]``)."""
         ids = self._block_id[col.ravel()]
         order = np.argsort(ids, kind="stable")
-        kinds, starts, counts = np.unique(ids[order], return_index=True, return_counts=True)
+        # kinds present, ascending, with their counts and first index in ``order``: what
+        # ``np.unique(ids[order], return_index=True, return_counts=True)`` gives, at half its cost
+        tally = np.bincount(ids)
+        kinds = np.flatnonzero(tally)
+        counts = tally[kinds]
+        starts = np.cumsum(counts) - counts
         w = col.shape[1] * col.shape[2]
         base = np.array([0, self.world.min_y, 0], dtype=np.int32)
         out: dict[int, np.ndarray] = {}

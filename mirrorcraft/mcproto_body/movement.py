@@ -207,11 +207,10 @@ class Movement:
             return
         x, _, z = st.pos
         if self.world.is_loaded(math.floor(x), math.floor(z)):
-            st = replace(
-                st,
-                speed_level=self.health.effect_level("minecraft:speed"),
-                jump_level=self.health.effect_level("minecraft:jump_boost"),
-            )
+            speed = self.health.effect_level("minecraft:speed")
+            jump = self.health.effect_level("minecraft:jump_boost")
+            if st.speed_level != speed or st.jump_level != jump:  # a copy only when an effect changed
+                st = replace(st, speed_level=speed, jump_level=jump)
             st = step(self.world.state_at, st, self.controls)
             self.state = st
         self.ticks += 1

@@ -195,8 +195,13 @@ class World:
         if hits.size == 0:
             return []
         pos = hits + np.array(lo)
-        d2 = ((pos - np.array(center)) ** 2).sum(axis=1)
-        return [tuple(p) for p in pos[np.argsort(d2, kind="stable")].tolist()]
+        # per-axis columns: numpy's reductions along the short last axis of an (N, 3) array are ~20x slower
+        dx, dy, dz = pos[:, 0] - cx, pos[:, 1] - cy, pos[:, 2] - cz
+        d2 = dx * dx + dy * dy + dz * dz
+        pos = pos[np.argsort(d2, kind="stable")]
+        # three flat lists zipped into tuples: ~3x faster than a tuple per row of ``pos.tolist()`` (a
+        # ``mine stone`` search returns ~10^5 positions; this conversion was 8 % of an episode's CPU)
+        return list(zip(pos[:, 0].tolist(), pos[:, 1].tolist(), pos[:, 2].tolist(), strict=True))
 
     def states_at(self, positions: np.ndarray) -> np.ndarray:
         """States at many block positions (an ``(N, 3)`` int array) at once; :data:`UNLOADED` where unknown.
@@ -207,11 +212,11 @@ class World:
         pos = np.asarray(positions, dtype=np.int64).reshape(-1, 3)
         if pos.size == 0:
             return np.zeros(0, dtype=np.uint16)
-        lo = pos.min(axis=0)
-        hi = pos.max(axis=0) + 1
-        reg = self.region(tuple(int(v) for v in lo), tuple(int(v) for v in hi))
-        rel = pos - lo
-        return reg[rel[:, 0], rel[:, 1], rel[:, 2]]
+        x, y, z = pos[:, 0], pos[:, 1], pos[:, 2]
+        # one reduction per axis column: ``pos.min(axis=0)`` over an (N, 3) array is ~20x slower (CPU, issue 23)
+        lo = (int(x.min()), int(y.min()), int(z.min()))
+        reg = self.region(lo, (int(x.max()) + 1, int(y.max()) + 1, int(z.max()) + 1))
+        return reg[x - lo[0], y - lo[1], z - lo[2]]
 
     def set_column(self, cx: int, cz: int, blocks: np.ndarray) -> None:
         """Install a column directly (tests and offline worlds); shape must be ``(height, 16, 16)``."""

@@ -8,7 +8,16 @@ along a plan with stuck detection and replanning. Depends on :mod:`mirrorcraft.m
 other way round. See docs/body.md.
 """
 
-from mirrorcraft.pathing.astar import Goal, PathResult, Step, find_path, flood, neighbours, valid
+from mirrorcraft.pathing.astar import (
+    Goal,
+    PathResult,
+    Step,
+    find_path,
+    flood,
+    neighbours,
+    search_seconds,
+    valid,
+)
 from mirrorcraft.pathing.follower import FollowResult, PathFollower
 from mirrorcraft.pathing.grid import AIR, BLOCKED, BUSH, SOLID, TALL, THORNS, WATER, PathGrid, kind_table
 from mirrorcraft.pathing.wayout import WayOut, compass, way_out
@@ -33,6 +42,7 @@ __all__ = [
     "flood",
     "kind_table",
     "neighbours",
+    "search_seconds",
     "valid",
     "way_out",
 ]

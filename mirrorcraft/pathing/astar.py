@@ -23,7 +23,10 @@ save) never overestimates these costs, so paths are optimal within the search bo
 estimated total, the one nearer the goal is expanded first: on open ground that follows a straight line
 instead of flooding the band of equally good paths (the 64-block benchmark plan: 757 nodes → see
 docs/performance.md). The search is bounded by ``max_nodes`` and ``max_seconds``; when a bound is hit it
-returns the explored node closest to the goal (``status="partial"``).
+returns the explored node closest to the goal (``status="partial"``). ``max_seconds=None`` drops the
+wall-clock bound: the search is then bounded by node expansions alone, so the same grid gives the same plan
+on any machine under any load. A body in lockstep plans that way (:func:`search_seconds`): a plan cut by
+wall time on a slower machine would be a different episode (issue 23).
 
 The inner loop works on the grid's padded flat bytes (:meth:`PathGrid.flat`): a node is an integer index,
 a move an index offset, and the BLOCKED border makes bounds checks unnecessary.
@@ -223,6 +226,18 @@ def neighbours(g: PathGrid, c: Cell, dig_cost: float = 0.0) -> list[tuple[Cell, 
     return out
 
 
+def search_seconds(body: object, max_seconds: float | None) -> float | None:
+    """The wall-clock bound a plan for ``body`` may use: ``max_seconds`` free-running, None in lockstep.
+
+    Why decided here and not by each skill: every caller passes its own ``max_seconds`` (0.5-2 s, written
+    for free-running servers where planning time is game time lost); in lockstep no tick runs while the
+    body plans, so the bound buys nothing there and only makes the plan depend on the machine's speed.
+    The mode is the body's (``body.lockstep.active``: registered with a lockstep server, not evicted).
+    """
+    lockstep = getattr(body, "lockstep", None)
+    return None if lockstep is not None and getattr(lockstep, "active", False) else max_seconds
+
+
 def find_path(
     g: PathGrid,
     start: Cell,
@@ -230,7 +245,7 @@ def find_path(
     *,
     dig_cost: float = 0.0,
     max_nodes: int = 50_000,
-    max_seconds: float = 2.0,
+    max_seconds: float | None = 2.0,
     max_dig_blocks: int | None = None,
 ) -> PathResult:
     """Plan from ``start`` to ``goal``.
@@ -240,7 +255,8 @@ def find_path(
         start: Start cell (the player's feet block).
         goal: Target.
         dig_cost: Cost factor for breaking blocks; 0 disables digging.
-        max_nodes / max_seconds: Search bounds.
+        max_nodes / max_seconds: Search bounds. ``max_seconds=None``: no wall-clock bound (deterministic:
+            only ``max_nodes`` cuts the search).
         max_dig_blocks: At most this many blocks broken over the whole path (None: any number). With 2 a
             plan clears at most one obstruction (a doorway: feet and head), the body's rule for walking
             skills; the search then runs over (cell, blocks broken so far) states, so it is exhausted
@@ -250,6 +266,7 @@ def find_path(
         A :class:`PathResult`.
     """
     t0 = time.perf_counter()
+    wall_bound = math.inf if max_seconds is None else max_seconds
     f = g.flat(dig=dig_cost > 0)
     k, xs, ys = f.kinds, f.x_step, f.y_step
     s = f.index(*start)
@@ -299,7 +316,7 @@ def find_path(
             status, end = "found", cur
             break
         nodes += 1
-        if nodes > max_nodes or (nodes & 255 == 0 and time.perf_counter() - t0 > max_seconds):
+        if nodes > max_nodes or (nodes & 255 == 0 and time.perf_counter() - t0 > wall_bound):
             status, end = "partial", closest
             break
         can_dig = dig_cost if used < layers - 1 or not limited else 0.0

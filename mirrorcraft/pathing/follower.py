@@ -18,7 +18,7 @@ from typing import Any
 from twisted.internet import task
 
 from mirrorcraft.mcproto_body.physics import yaw_to
-from mirrorcraft.pathing.astar import Goal, PathResult, Step, find_path, valid
+from mirrorcraft.pathing.astar import Goal, PathResult, Step, find_path, search_seconds, valid
 from mirrorcraft.pathing.grid import PathGrid
 
 
@@ -52,7 +52,8 @@ class PathFollower:
         body: The body (uses its world, movement, digger, health).
         search_radius: Horizontal half-size of the planning box around start and goal.
         dig_cost: Passed to :func:`find_path` (0 = never dig).
-        max_nodes / max_seconds: Planning bounds per plan.
+        max_nodes / max_seconds: Planning bounds per plan. ``max_seconds`` applies only while the body runs
+            free; in lockstep the plan is bounded by ``max_nodes`` alone (:func:`~.astar.search_seconds`).
         stuck_ticks: Ticks without getting closer to the next cell before replanning.
         max_replans: Replans before giving up.
         sprint: Sprint while walking.
@@ -76,7 +77,7 @@ class PathFollower:
         search_radius: int = 48,
         dig_cost: float = 0.0,
         max_nodes: int = 50_000,
-        max_seconds: float = 2.0,
+        max_seconds: float | None = 2.0,
         stuck_ticks: int = 30,
         max_replans: int = 5,
         sprint: bool = False,
@@ -113,7 +114,8 @@ class PathFollower:
         height = abs(start[1] - gy) // 2 + self.height
         grid = PathGrid.around(self.body.world, (cx, cy, cz), half, height, self.diggable)
         return find_path(
-            grid, start, goal, dig_cost=self.dig_cost, max_nodes=self.max_nodes, max_seconds=self.max_seconds,
+            grid, start, goal, dig_cost=self.dig_cost, max_nodes=self.max_nodes,
+            max_seconds=search_seconds(self.body, self.max_seconds),
             max_dig_blocks=self.max_dig_blocks,
         )  # fmt: skip
 

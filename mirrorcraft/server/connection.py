@@ -49,6 +49,7 @@ from mirrorcraft.protocol.quarry_names import our_name
 from mirrorcraft.server import wire
 from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.kernel import Player
+from mirrorcraft.server.kernel.chunk_cache import FRAMES
 
 if TYPE_CHECKING:
     from mirrorcraft.server.game import Game
@@ -301,8 +302,25 @@ class PlayerConnection(ServerProtocol):
         self.close(reason)
 
     def send(self, name: str, body: bytes) -> None:
-        """Send a play packet by quarry name (ids from quarry's per-protocol table)."""
-        self.send_packet(name, body)
+        """Send a play packet by quarry name (ids from quarry's per-protocol table).
+
+        A chunk column's frame (compressed like any packet above the threshold) is taken from
+        :data:`~mirrorcraft.server.kernel.chunk_cache.FRAMES` when the same body was framed before: the
+        bodies of unchanged columns are shared bytes, so compressing them again would give the same frame.
+        """
+        if name != "chunk_data" or self.closed:
+            self.send_packet(name, body)
+            return
+        ident = self.get_packet_ident(name)
+        key = (ident, self.compression_threshold, body)
+        frame = FRAMES.get(key)
+        if frame is None:
+            frame = self.buff_type.pack_packet(
+                self.buff_type.pack_varint(ident) + body, self.compression_threshold
+            )
+            FRAMES.put(key, frame, key_bytes=len(body))
+        self.log_packet("# send", name)
+        self.transport.write(self.cipher.encrypt(frame))
 
     # ---- serverbound packets -----------------------------------------------------------------------------
 

@@ -189,6 +189,19 @@ def test_search_is_bounded_and_returns_partial() -> None:
     assert res.status == "partial"
 
 
+def test_no_wall_clock_bound_gives_the_same_plan_whatever_the_time() -> None:
+    """``max_seconds=None`` (a body in lockstep): a search a zero time bound cuts runs to the end, twice alike."""
+    w = world(size=(200, 10, 200))
+    w[100, 4:10, :190] = STONE  # a wall with a gap far to one side: thousands of expansions
+    start, goal = (5, 4, 100), Goal(190, 4, 100)
+    cut = plan(w, start, goal, max_seconds=0.0)
+    assert cut.status == "partial" and cut.nodes < 300  # the time bound is checked every 256 expansions
+    a = plan(w, start, goal, max_seconds=None)
+    b = plan(w, start, goal, max_seconds=None)
+    assert a.status == "found" and a.nodes > 1000
+    assert (a.status, a.nodes, a.cost, a.steps) == (b.status, b.nodes, b.cost, b.steps)
+
+
 def test_unloaded_cells_block() -> None:
     w = world()
     w[20:, :, :] = UNLOADED

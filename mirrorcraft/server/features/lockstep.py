@@ -15,6 +15,10 @@ ASCII decimal text like ``mirrorcraft:tick_rate``:
 * serverbound ``mirrorcraft:tick_sync`` ``b"<n>"``: answered at once with the same clientbound message. The
   client uses it as a flush: once the echo is back, every reply to the packets it sent before it has
   arrived, so it can react to them before declaring the tick done.
+* serverbound ``mirrorcraft:tick_sync_done`` ``b"<n>"``: a ``tick_sync`` that also offers the ``tick_done``
+  for ``n``. When nothing was sent to the client since tick ``n``'s announcement there is nothing it could
+  react to, so the offer is taken as its done and no echo is sent (one round trip per quiet tick instead of
+  two); otherwise it is answered exactly like a ``tick_sync`` and the client sends its done later.
 * serverbound ``mirrorcraft:tick_done`` ``b"<n>"``: the client has sent all its input for tick ``n``; tick
   ``n + 1`` runs when every registered client has said so (or the barrier's timeout evicted it).
 * serverbound ``mirrorcraft:tick_wait`` ``b"<n>"``: a heartbeat of a client that owes tick ``n``'s done
@@ -38,6 +42,7 @@ CLOCK_CHANNEL = "mirrorcraft:clock"
 TICK_CHANNEL = "mirrorcraft:tick"
 SYNC_CHANNEL = "mirrorcraft:tick_sync"
 DONE_CHANNEL = "mirrorcraft:tick_done"
+SYNC_DONE_CHANNEL = "mirrorcraft:tick_sync_done"
 WAIT_CHANNEL = "mirrorcraft:tick_wait"
 REGISTER_CHANNEL = "minecraft:register"
 MAX_NUMBER_BYTES = 20  # a tick count as ASCII decimal: 20 digits hold any 64-bit count
@@ -70,6 +75,10 @@ class Lockstep:
         self.clock.evict = self._evict
         self.evicted: set[Player] = set()
         self.rejected = 0
+        #: per player: (the tick last announced to it, its ``sent_packets`` right after the announcement)
+        self._announced: dict[Player, tuple[int, int]] = {}
+        #: offered dones taken without an echo (statistics)
+        self.quiet_dones = 0
         kernel.handlers.register("custom_payload", self._on_payload)
         kernel.events.after("joined", self._joined)
         kernel.events.after("left", self._left)
@@ -95,6 +104,14 @@ class Lockstep:
                 self.rejected += 1
             else:
                 p.send("plugin_message", wire.custom_payload(SYNC_CHANNEL, data))
+        elif channel == SYNC_DONE_CHANNEL:
+            n = parse_tick(data)
+            if n is None:
+                self.rejected += 1
+            elif self._announced.get(p) == (n, p.sent_packets) and self.clock.done(p, n):
+                self.quiet_dones += 1  # nothing sent since the announcement: the offered done stands
+            else:  # replies are on their way to the client (or the done is not owed): a plain flush
+                p.send("plugin_message", wire.custom_payload(SYNC_CHANNEL, data))
         elif channel == REGISTER_CHANNEL:
             if TICK_CHANNEL.encode() in data.split(b"\0") and p not in self.evicted:
                 self.clock.register(p)
@@ -102,6 +119,7 @@ class Lockstep:
     def _announce(self, who: object, tick: int) -> None:
         assert isinstance(who, Player)
         who.send("plugin_message", wire.custom_payload(TICK_CHANNEL, str(tick).encode()))
+        self._announced[who] = (tick, who.sent_packets)
 
     def _evict(self, who: object, reason: str) -> None:
         assert isinstance(who, Player)
@@ -119,4 +137,5 @@ class Lockstep:
 
     def _left(self, b: Behaviour) -> None:
         self.evicted.discard(b.player)
+        self._announced.pop(b.player, None)
         self.clock.unregister(b.player)

@@ -66,12 +66,14 @@ class Player:
         self.pending_teleport: int | None = None  # moves are ignored until the client confirms this id
         self.teleport_counter = 0
         self.moved = False  # position or look changed since the last broadcast
+        self.sent_packets = 0  # play packets sent to this player so far (lockstep: "anything since?")
 
     def __repr__(self) -> str:
         return f"Player({self.display_name!r}, eid={self.eid})"
 
     def send(self, name: str, body: bytes) -> None:
         """Send one play packet body by quarry name."""
+        self.sent_packets += 1
         self.transport.send(name, body)
 
     def kick(self, reason: str) -> None:

@@ -10,7 +10,9 @@ Light: the save's sky light is used when the chunk stores it (``isLightOn``); ot
 derived from the column itself (15 above the topmost light-filtering block, 0 below). Block light is not
 modelled (the server has no light emitters): every block-light section is sent as empty. The packet itself
 is built by :func:`mirrorcraft.server.wire.map_chunk` (all packet building lives in ``wire``); the world
-caches each column's body until the column changes.
+caches each column's body until the column changes, and the bodies of columns still as the save has them
+are shared with every other world of the process that opens the same terrain
+(:mod:`~mirrorcraft.server.kernel.chunk_cache`: a study's episodes, a Vanilla world and its Mirror copies).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 from mirrorcraft.errors import WorldError
 from mirrorcraft.gamedata import codec_registry_ids
 from mirrorcraft.server import facts, wire
+from mirrorcraft.server.kernel.chunk_cache import SHARED, EncodedColumns, terrain_digest
 from mirrorcraft.worlds.anvil.chunk import Chunk
 from mirrorcraft.worlds.anvil.level import LevelData
 from mirrorcraft.worlds.anvil.region import (
@@ -51,6 +54,9 @@ class Column:
     dirty: bool = False
     packet: bytes | None = None  # cached map_chunk body, invalidated on change
     top: np.ndarray | None = None  # (16, 16) int16: index of the lowest sky-lit y (derived light), cached
+    #: What the column holds while unchanged since loading (the save chunk's digest, or ``("air", biome)``
+    #: outside the save): its key in the process-wide packet cache. None once a block changed.
+    source: tuple | None = None
 
 
 def _by_column(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> list[tuple[tuple[int, int], np.ndarray]]:
@@ -81,9 +87,16 @@ class World:
     Args:
         save_dir: An Anvil save folder (``level.dat``, ``region/``), or None for an in-memory world.
         level: The save's level data (read from ``save_dir`` when omitted).
+        packet_cache: Where the encoded bodies of unchanged columns are shared (default: the process-wide
+            :data:`~mirrorcraft.server.kernel.chunk_cache.SHARED`; None: not shared).
     """
 
-    def __init__(self, save_dir: Path | None = None, level: LevelData | None = None) -> None:
+    def __init__(
+        self,
+        save_dir: Path | None = None,
+        level: LevelData | None = None,
+        packet_cache: EncodedColumns | None = SHARED,
+    ) -> None:
         self.save_dir = Path(save_dir) if save_dir is not None else None
         if level is None:
             if self.save_dir is None:
@@ -91,6 +104,7 @@ class World:
             level = LevelData.load(self.save_dir / "level.dat")
         self.level = level
         self.columns: dict[tuple[int, int], Column] = {}
+        self.packet_cache = packet_cache
         self.version = 0  # bumped by every set_block (hooks tell whether a block may have changed since)
         self._regions: dict[tuple[int, int], RegionFile | None] = {}
         self._biomes = _biome_ids()
@@ -124,15 +138,19 @@ class World:
         raw = region.chunks.get((cx & 31, cz & 31)) if region else None
         chunk = None
         if raw is None:
+            plains = self._biomes.get("minecraft:plains", 0)
             col = Column(
                 blocks=np.zeros((HEIGHT, 16, 16), dtype=np.uint16),
-                biomes=np.full((HEIGHT // 4, 4, 4), self._biomes.get("minecraft:plains", 0), dtype=np.uint8),
+                biomes=np.full((HEIGHT // 4, 4, 4), plains, dtype=np.uint8),
                 sky=None,
+                source=("air", plains),
             )
         else:
             what = f"{region.path} chunk ({cx}, {cz})"
-            chunk = Chunk.from_nbt(nbt_from_bytes(raw.decompress(what), what), what)
+            nbt = raw.decompress(what)
+            chunk = Chunk.from_nbt(nbt_from_bytes(nbt, what), what)
             col = self._from_chunk(chunk, what)
+            col.source = ("save", terrain_digest(nbt))
         self.columns[(cx, cz)] = col
         for hook in self.loaded_hooks:
             hook(cx, cz, col, chunk)
@@ -179,6 +197,7 @@ class World:
         self.version += 1
         col.dirty = True
         col.packet = None
+        col.source = None  # no longer the save's column: never shared from here on
         if col.top is not None:  # keep the derived-light height of this (x, z) up to date
             top = int(col.top[lz, lx])
             if self._filters[state]:
@@ -259,8 +278,15 @@ class World:
         """The map_chunk packet body (chunk data + heightmap + light) of one column, cached until changed."""
         col = self.column(cx, cz)
         if col.packet is None:
-            sky = col.sky if col.sky is not None else self._derived_sky(col.blocks)
-            col.packet = wire.map_chunk(cx, cz, col.blocks, col.biomes, sky, protocol)
+            shared = self.packet_cache if col.source is not None else None
+            key = (col.source, cx, cz, protocol)
+            body = shared.get(key) if shared is not None else None
+            if body is None:
+                sky = col.sky if col.sky is not None else self._derived_sky(col.blocks)
+                body = wire.map_chunk(cx, cz, col.blocks, col.biomes, sky, protocol)
+                if shared is not None:
+                    shared.put(key, body)
+            col.packet = body
         return col.packet
 
     # ---- persistence -----------------------------------------------------------------------------------
