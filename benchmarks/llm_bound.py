@@ -7,13 +7,17 @@ log 0.5), seeded from the episode's seed and id, and taken inside the process's 
 (:mod:`mirrorcraft.study.runner_concurrency`) exactly where a real model call would be. The latency is
 the only fake: the game, the world copies, the servers and the bodies are the real ones.
 
-For each concurrency level N (default 1, 4, 16, 64) one fresh process runs ``max(N, --min-episodes)``
-episodes with N in flight (``InProcessExecutor(concurrency=N)``: every episode on the process's single
-reactor). Then today's pool: ``--pool-workers`` (default 2) spawned processes, one episode each at a time
-(``LocalExecutor(2)``), same settings. Printed per run: episodes in flight (peak, sampled), RSS (peak of
-the process(es), and per episode = (peak − RSS before the first episode) ÷ peak in flight), CPU seconds
-(all threads and workers) and CPU use (CPU ÷ wall ÷ cores), episodes per hour, the CPU ceiling
-(``cores × 3600 ÷ CPU seconds per episode``) and the share of it reached, and the speed-up over the pool.
+For each concurrency level N (default 1, 4, 16, 64) one fresh driver process runs ``max(N,
+--min-episodes)`` episodes with N in flight: N = 1 in the driver itself; N > 1 spread over ``--workers``
+(default 2: this machine's cores) spawned worker processes with ``ceil(N / workers)`` episodes at once
+each (``LocalExecutor(workers, concurrency=…)``: every episode of a worker on its single reactor — one
+process uses one core at most). Then today's pool: ``--pool-workers`` (default 2) spawned processes, one
+episode each at a time (``LocalExecutor(2)``), same settings. Printed per run: episodes in flight (peak,
+from start/end times every episode logs), RSS (peak of the episode processes, sampled every 0.5 s, and
+per episode = (peak − an idle process's RSS × processes) ÷ peak in flight; an idle worker's RSS is taken
+as the driver's before its first episode), CPU seconds (all threads and workers) and CPU use (CPU ÷ wall ÷
+cores), episodes per hour, the CPU ceiling (``cores × 3600 ÷ CPU seconds per episode``) and the share of it
+reached, and the speed-up over the pool.
 
 Each level is one wave of episodes (no steady state: the last episodes of a wave run with fewer beside
 them), so episodes/hour is a lower bound of a long study's. Linux only (RSS from ``/proc``).
@@ -95,21 +99,45 @@ class LatencyAgent:
         return getattr(self.inner, name)
 
 
-def latency_episode(settings_json: str, mean_s: float, identity: Any) -> Any:
+def latency_episode(settings_json: str, mean_s: float, flight_log: str, identity: Any) -> Any:
     """Blocking episode function (picklable with ``functools.partial``): the real runner with
-    :class:`LatencyAgent` around the scripted policy."""
+    :class:`LatencyAgent` around the scripted policy. Appends ``start``/``end`` wall times to
+    ``flight_log`` (one ``O_APPEND`` write a line, safe across threads and processes)."""
     from mirrorcraft.study.runner import EpisodeRunner, RunnerSettings
     from mirrorcraft.study.runner_concurrency import model_call_gate
     from mirrorcraft.study.runner_reactor import call_on_reactor
 
     settings = RunnerSettings.model_validate_json(settings_json)
 
+    def mark(what: str) -> None:
+        fd = os.open(flight_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, f"{what} {time.time():.3f}\n".encode())
+        finally:
+            os.close(fd)
+
     async def run() -> Any:
         gate = model_call_gate(settings.max_model_calls)
         runner = EpisodeRunner(settings, wrap_agent=lambda a, i: LatencyAgent(a, i, mean_s, gate))
         return await runner.run(identity)
 
-    return call_on_reactor(run)
+    mark("start")
+    try:
+        return call_on_reactor(run)
+    finally:
+        mark("end")
+
+
+def _peak_in_flight(flight_log: Path) -> int:
+    events = []
+    for line in flight_log.read_text().splitlines():
+        what, t = line.split()
+        events.append((float(t), 1 if what == "start" else -1))
+    now = peak = 0
+    for _, delta in sorted(events, key=lambda e: (e[0], e[1])):  # an end before a start at the same time
+        now += delta
+        peak = max(peak, now)
+    return peak
 
 
 def one_run(args: argparse.Namespace) -> dict[str, Any]:
@@ -124,6 +152,8 @@ def one_run(args: argparse.Namespace) -> dict[str, Any]:
     level = args._run
     episodes = args.pool_episodes if level == 0 else max(level, args.min_episodes)
     label = f"pool{args.pool_workers}" if level == 0 else f"c{level}"
+    if level > 1:
+        label += f"-w{min(args.workers, level)}"
     grid = StudyGrid(
         name=f"llm-bound-{label}",
         worlds=["plains-1"],
@@ -144,51 +174,44 @@ def one_run(args: argparse.Namespace) -> dict[str, Any]:
         max_model_calls=args.max_model_calls,
     )
     (out / "scratch").mkdir(parents=True, exist_ok=True)
-    fn = functools.partial(latency_episode, settings.model_dump_json(), args.latency)
-    in_flight = {"now": 0, "peak": 0}
-    lock = threading.Lock()
-
-    def counted(identity: Any) -> Any:
-        with lock:
-            in_flight["now"] += 1
-            in_flight["peak"] = max(in_flight["peak"], in_flight["now"])
-        try:
-            return fn(identity)
-        finally:
-            with lock:
-                in_flight["now"] -= 1
-
+    run_dir = out / "runs" / label
+    flight_log = out / "runs" / f"{label}.flight"
+    flight_log.unlink(missing_ok=True)
+    fn = functools.partial(latency_episode, settings.model_dump_json(), args.latency, str(flight_log))
+    if level == 1:
+        executor: Any = InProcessExecutor()
+        procs = 1
+    elif level > 1:
+        procs = min(args.workers, level)
+        executor = LocalExecutor(procs, concurrency=math.ceil(level / procs))
+    else:
+        procs = args.pool_workers
+        executor = LocalExecutor(procs)
     pid = os.getpid()
-    base = _rss_mb() if level else 0.0
+    # An idle worker's RSS (imports done, no episode yet) is taken as this driver's own at this point.
+    base = _rss_mb() * procs
     peak = {"rss": 0.0}
     stop = threading.Event()
 
     def sample() -> None:
         while not stop.wait(0.5):
-            rss = _rss_mb() if level else sum(_rss_mb(c) for c in _children(pid))
+            rss = _rss_mb() if level == 1 else sum(_rss_mb(c) for c in _children(pid))
             peak["rss"] = max(peak["rss"], rss)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    run_dir = out / "runs" / label
     cpu0, cpu0_children, t0 = _cpu(), _cpu(resource.RUSAGE_CHILDREN), time.monotonic()
-    if level:
-        summary = run_study(
-            run_dir, grid, counted, executor=InProcessExecutor(concurrency=level), progress=False
-        )
-    else:
-        summary = run_study(run_dir, grid, fn, executor=LocalExecutor(args.pool_workers), progress=False)
+    summary = run_study(run_dir, grid, fn, executor=executor, progress=False)
     wall = time.monotonic() - t0
     stop.set()
     cpu = (_cpu() - cpu0) + (_cpu(resource.RUSAGE_CHILDREN) - cpu0_children)
     records, _ = load_final_records(run_dir)
     faults = sum(1 for r in records if is_fault(r))
-    flight = in_flight["peak"] if level else args.pool_workers
-    if not level:  # the pool's baseline: one idle worker's RSS is not known here; per episode = per worker
-        base = 0.0
+    flight = _peak_in_flight(flight_log)
     cpu_per_ep = cpu / max(1, len(records))
     return {
         "run": label,
+        "processes": procs,
         "episodes": len(records),
         "faults": faults,
         "retried": summary.retried,
@@ -215,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=int, default=3, help="actions per episode (Diamond's budget is 50)")
     p.add_argument("--radius", type=int, default=48, help="world radius in blocks")
     p.add_argument("--min-episodes", type=int, default=2, help="episodes of a level at least")
+    p.add_argument("--workers", type=int, default=2, help="processes the levels > 1 spread over")
     p.add_argument("--pool-workers", type=int, default=2, help="today's pool: worker processes")
     p.add_argument("--pool-episodes", type=int, default=6, help="episodes the pool runs")
     p.add_argument("--max-model-calls", type=int, default=64, help="the process's model-call gate")
@@ -241,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         r["speedup_over_pool"] = round(r["episodes_per_hour"] / pool["episodes_per_hour"], 2)
         r["share_of_ceiling"] = round(r["episodes_per_hour"] / r["ceiling_per_hour"], 3)
-    cols = ["run", "episodes", "faults", "load_avg_1m_end", "in_flight_peak", "wall_s", "cpu_s", "cpu_use", "rss_peak_mb",
+    cols = ["run", "processes", "episodes", "faults", "load_avg_1m_end", "in_flight_peak", "wall_s", "cpu_s", "cpu_use", "rss_peak_mb",
             "rss_per_episode_mb", "cpu_per_episode_s", "episodes_per_hour", "ceiling_per_hour",
             "share_of_ceiling", "speedup_over_pool"]  # fmt: skip
     print("| " + " | ".join(cols) + " |")

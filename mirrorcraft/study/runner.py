@@ -101,7 +101,14 @@ from mirrorcraft.errors import WorldError
 from mirrorcraft.harness.control import ControlError
 from mirrorcraft.harness.episode_server import EpisodeServer
 from mirrorcraft.harness.vanilla import vanilla_preflight
-from mirrorcraft.study.runner_concurrency import DEFAULT_MAX_MODEL_CALLS, BoundedLLM, model_call_gate
+from mirrorcraft.study.runner_concurrency import (
+    DEFAULT_MAX_MODEL_CALLS,
+    DEFAULT_MAX_SETUPS,
+    BoundedLLM,
+    Slot,
+    model_call_gate,
+    setup_gate,
+)
 from mirrorcraft.study.runner_records import EpisodeFault, FaultKind, build_record, fault_record
 
 #: Environment variables read by :func:`run_episode_blocking` (the study CLI passes no settings object).
@@ -157,6 +164,9 @@ class RunnerSettings(BaseModel):
             max_retries, max_cost_usd, prices): how to reach the model, not part of the identity.
         max_model_calls: model calls in flight at most in this worker process, all its episodes together
             (:mod:`mirrorcraft.study.runner_concurrency`; matters with ``--concurrency`` > 1).
+        max_setups: episodes of this worker process in their setup (world copy, server start, join) at
+            once; the others queue (run notes ``seconds.queued``), so a setup's timeouts are not eaten by
+            its siblings' setups.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -185,6 +195,7 @@ class RunnerSettings(BaseModel):
     llm_replay_dir: Path | None = None
     llm: dict[str, dict[str, Any]] = Field(default_factory=dict)
     max_model_calls: int = Field(DEFAULT_MAX_MODEL_CALLS, ge=1)
+    max_setups: int = Field(DEFAULT_MAX_SETUPS, ge=1)
 
     @classmethod
     def from_env(cls, **overrides: Any) -> RunnerSettings:
@@ -457,7 +468,10 @@ class EpisodeRunner:
             notes.seconds[name] = round(now - phase_start, 3)
             phase_start = now
 
+        setup = Slot(setup_gate(settings.max_setups))
         try:
+            await setup.acquire()  # many episodes per process: a few set up at once (runner_concurrency)
+            phase("queued")
             copy_root, world = prepare_world_copy(identity, settings, spec, notes)
             phase("world")
 
@@ -533,6 +547,7 @@ class EpisodeRunner:
             notes.controls_via = "rcon"
             notes.rcon_log = list(control.log)
             phase("controls")
+            setup.release()
 
             agent, cards = build_agent(identity, settings, notes)
             if self.wrap_agent is not None:
@@ -620,6 +635,7 @@ class EpisodeRunner:
             fault = EpisodeFault(kind, msg, state["index"] or None)
             record = self._fault(identity, fault, controls, spawn, t0, state, notes, traceback.format_exc())
         finally:
+            setup.release()
             await self._teardown(body, server, copy_root, notes)
         self._write(record, notes)
         return record

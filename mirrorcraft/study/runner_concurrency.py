@@ -16,6 +16,14 @@ default maximum is 10 threads: with more episodes than that waiting on the model
 unbounded by any setting. :func:`model_call_gate` therefore raises the pool to the gate's size (plus a few
 threads for other users of the pool).
 
+**Setups are bounded too.** An episode's setup — world copy, server start, the body's join and its first
+chunks — is pure CPU on the shared reactor; 64 episodes starting at once each got 1/64 of it, and every
+join hit its 30 s ``spawn_timeout`` (measured: 192 ``server_error`` faults, no episode played, in
+``benchmarks/llm_bound.py`` at 64 in flight). So at most ``max_setups`` episodes of a process set up at
+once (:func:`setup_gate`, default :data:`DEFAULT_MAX_SETUPS`); the others queue before their world copy,
+and the run notes say how long (``seconds.queued``). Setup is CPU-bound, so queuing costs nothing in
+throughput; the long waits — the model's — overlap freely.
+
 A scripted-policy benchmark that fakes only the model's latency (``benchmarks/llm_bound.py``) takes the
 same gate (:func:`model_call_gate`), so it measures the same bound a real study has.
 """
@@ -32,10 +40,13 @@ T = TypeVar("T")
 
 #: Model calls a worker process has in flight at most, by default (``--max-model-calls``).
 DEFAULT_MAX_MODEL_CALLS = 16
+#: Episodes of one process in their setup at once, by default (:func:`setup_gate`).
+DEFAULT_MAX_SETUPS = 2
 #: Reactor pool threads kept beyond the gate's size (DNS lookups and other ``deferToThread`` users).
 SPARE_THREADS = 4
 
 _gates: dict[int, defer.DeferredSemaphore] = {}
+_setup_gates: dict[int, defer.DeferredSemaphore] = {}
 _lock = threading.Lock()
 
 
@@ -59,6 +70,35 @@ def model_call_gate(limit: int = DEFAULT_MAX_MODEL_CALLS) -> defer.DeferredSemap
             biggest = max(_gates)
             reactor.suggestThreadPoolSize(max(10, biggest + SPARE_THREADS))  # type: ignore[attr-defined]
     return gate
+
+
+def setup_gate(limit: int = DEFAULT_MAX_SETUPS) -> defer.DeferredSemaphore:
+    """The process's semaphore of ``limit`` episode-setup slots (module docstring; one per limit).
+
+    Raises:
+        ValueError: ``limit`` < 1.
+    """
+    if limit < 1:
+        raise ValueError(f"max setups must be >= 1, got {limit}")
+    with _lock:
+        return _setup_gates.setdefault(limit, defer.DeferredSemaphore(limit))
+
+
+class Slot:
+    """One slot of a semaphore, released at most once (early on success, in ``finally`` on failure)."""
+
+    def __init__(self, gate: defer.DeferredSemaphore) -> None:
+        self.gate = gate
+        self.held = False
+
+    async def acquire(self) -> None:
+        await self.gate.acquire()
+        self.held = True
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self.gate.release()
 
 
 async def gated(gate: defer.DeferredSemaphore, fn: Callable[[], Awaitable[T]]) -> T:
@@ -94,4 +134,12 @@ class BoundedLLM:
         return getattr(self._inner, name)
 
 
-__all__ = ["DEFAULT_MAX_MODEL_CALLS", "BoundedLLM", "gated", "model_call_gate"]
+__all__ = [
+    "DEFAULT_MAX_MODEL_CALLS",
+    "DEFAULT_MAX_SETUPS",
+    "BoundedLLM",
+    "Slot",
+    "gated",
+    "model_call_gate",
+    "setup_gate",
+]
