@@ -458,6 +458,7 @@ class EpisodeRunner:
         spawn: SpawnInfo | None = None
         server: EpisodeServer | None = None
         body: Any = None
+        control: Any = None
         copy_root: Path | None = None
         state: dict[str, Any] = {"index": 0, "usage": None, "version": "unknown"}
         phase_start = t0
@@ -636,6 +637,8 @@ class EpisodeRunner:
             record = self._fault(identity, fault, controls, spawn, t0, state, notes, traceback.format_exc())
         finally:
             setup.release()
+            if control is not None:
+                control.close()  # else its connection pins the stopped server's game (memory flatness)
             await self._teardown(body, server, copy_root, notes)
         self._write(record, notes)
         return record
