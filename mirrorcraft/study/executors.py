@@ -322,7 +322,10 @@ class LocalExecutor(Executor):
             worker = min(self._procs, key=lambda w: len(w.inflight))
             key = next(self._keys)
             worker.inflight[key] = identity
-            worker.tasks.send((key, identity.model_dump_json()))
+            try:
+                worker.tasks.send((key, identity.model_dump_json()))
+            except OSError:
+                pass  # the worker just died: its sentinel turns this episode into a fault (next_done)
             return
         assert self._pool is not None, "start() first"
         try:
@@ -365,11 +368,12 @@ class LocalExecutor(Executor):
                     self._replace_dead(w)
         return self._ready.popleft()
 
-    def _receive(self, w: _ThreadedWorker) -> None:
+    def _receive(self, w: _ThreadedWorker) -> bool:
+        """Take one record from ``w``; False at the pipe's end (the worker is dying: its sentinel says)."""
         try:
             key, text = w.results.recv()
         except (EOFError, OSError):
-            return  # the worker is dying: its sentinel reports it
+            return False
         ident = w.inflight.pop(key)
         try:
             self._ready.append(read_record(text))
@@ -379,6 +383,7 @@ class LocalExecutor(Executor):
                     ident, "other", f"worker sent an unreadable record: {err}", evaluator=self.evaluator
                 )
             )
+        return True
 
     def _replace_dead(self, w: _ThreadedWorker) -> None:
         while w.inflight:
@@ -387,7 +392,8 @@ class LocalExecutor(Executor):
                     break
             except (EOFError, OSError):
                 break
-            self._receive(w)  # records the worker finished before it died
+            if not self._receive(w):  # records the worker finished before it died, up to the pipe's end
+                break
         code = w.process.exitcode
         for ident in w.inflight.values():
             self._ready.append(

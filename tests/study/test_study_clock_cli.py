@@ -122,3 +122,29 @@ def test_a_folder_from_before_the_manifest_resumes_only_free_running(tmp_path, c
     assert "clock: started with 'free', now 'lockstep-unpaced'" in capsys.readouterr().err
     assert cli_main(["study", "smoke", "--run-dir", str(run), "--resume", "--clock", "free", *FN]) == 0
     assert json.loads((run / RUN_SETTINGS_FILE).read_text())["clock"] == "free"
+
+
+def test_a_threaded_worker_that_dies_faults_its_episodes_which_are_retried(tmp_path, monkeypatch) -> None:
+    from support.study_episode_fn import crashing_episode
+
+    from mirrorcraft.metrics.results import load_final_records
+    from mirrorcraft.study.executors import LocalExecutor
+
+    grid = StudyGrid.smoke()
+    ids = [i.episode_id for i in grid.expand()]
+    monkeypatch.setenv("MC_TEST_CRASH_ID", ids[1])
+    monkeypatch.setenv("MC_TEST_FAULT_DIR", str(tmp_path))
+    monkeypatch.setenv("MC_TEST_EPISODE_SLEEP", "1.0")  # the three are in flight together when it dies
+    run = tmp_path / "run"
+    summary = run_study(run, grid, crashing_episode, executor=LocalExecutor(1, concurrency=3), progress=False)
+    assert summary.finished and summary.final_faults == 0
+    lines = (run / "results.jsonl").read_text().splitlines()
+    faults = [json.loads(x) for x in lines if json.loads(x)["infrastructure_faults"]]
+    assert ids[1] in {f["episode_id"] for f in faults} and summary.retried == len(faults) >= 1
+    assert all(
+        "worker process died (exit code 3)" in f["infrastructure_faults"][0]["message"] for f in faults
+    )
+    records, _ = load_final_records(run)
+    assert sorted(r.model_dump_json() for r in records) == sorted(
+        synthetic_episode(i).model_dump_json() for i in grid.expand()
+    )
