@@ -55,6 +55,7 @@ def run(out: Path, episodes: int, check_at: int, budget: int, radius: int) -> di
     )
     fn = make_episode_fn(settings)
     rss: list[float] = []
+    games: list[int] = []  # finished episodes' games still reachable after gc (should be 0)
     faults = 0
     at_check: Counter[str] = Counter()
     t0 = time.monotonic()
@@ -73,6 +74,7 @@ def run(out: Path, episodes: int, check_at: int, budget: int, radius: int) -> di
         faults += bool(record.infrastructure_faults)
         gc.collect()
         rss.append(round(_rss_mb(), 1))
+        games.append(sum(type(o).__name__ == "Game" for o in gc.get_objects()))
         if rep + 1 == check_at:
             at_check = _types()
         print(f"episode {rep + 1}: RSS {rss[-1]} MB", file=sys.stderr, flush=True)
@@ -90,6 +92,7 @@ def run(out: Path, episodes: int, check_at: int, budget: int, radius: int) -> di
         f"rss_after_{episodes}_mb": last,
         "growth_pct": round(100 * (last - first) / first, 1),
         "rss_mb": rss,
+        "games_alive": games,
         "objects_grown_most": top,
     }
 
