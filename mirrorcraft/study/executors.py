@@ -394,6 +394,7 @@ class LocalExecutor(Executor):
                 break
             if not self._receive(w):  # records the worker finished before it died, up to the pipe's end
                 break
+        w.process.join(5)  # the sentinel can fire a moment before the exit status is there
         code = w.process.exitcode
         for ident in w.inflight.values():
             self._ready.append(
