@@ -140,6 +140,11 @@ class RconServerControl(ServerControl):
             close()
         self._rcon = None
 
+    def close(self) -> None:
+        """Drop the RCON connection (an episode's end: a connection left open keeps the server's side of
+        it registered in the reactor, and with it the whole game, after the server stopped)."""
+        self._close()
+
     # -- ServerControl ------------------------------------------------------------------------------
     async def reset(self, identity: EpisodeIdentity) -> SpawnInfo:
         """Drop the RCON connection, run the restart callback (fresh world copy + restart), return the

@@ -56,6 +56,10 @@ PRESETS: dict[str, Callable[..., StudyGrid]] = {
     "horizon": StudyGrid.horizon,
 }
 GRID_FILE = "grid.json"
+#: The run folder's settings manifest: how its episodes are played, beside what they are (``grid.json``).
+RUN_SETTINGS_FILE = "run_settings.json"
+#: What a run folder started before the manifest existed was played with (the runner's defaults then).
+LEGACY_RUN_SETTINGS: dict[str, Any] = {"clock": "free"}
 #: Model-entry keys that say how to reach a model (not part of the identity).
 RUNTIME_KEYS = frozenset(LLMRuntime.model_fields)
 #: The offline policy's model name (the runner plays it whatever the configuration says).
@@ -267,3 +271,52 @@ def check_same_grid(run_dir: Path, grid: StudyGrid) -> None:
         f"{run_dir / GRID_FILE}: the run was started with another grid (fields differ: {', '.join(diff)}); "
         "use a new run folder or the same grid spec"
     )
+
+
+def read_run_settings(run_dir: Path) -> dict[str, Any] | None:
+    """The run settings stored in a run folder (``run_settings.json``), or None when there are none.
+
+    Raises:
+        ContractError: the file exists but is not a JSON object.
+    """
+    path = run_dir / RUN_SETTINGS_FILE
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise ContractError(f"{path}: not valid JSON (line {err.lineno}): {err.msg}") from err
+    if not isinstance(data, dict):
+        raise ContractError(f"{path}: expected a JSON object of run settings")
+    return data
+
+
+def check_run_settings(run_dir: Path, settings: dict[str, Any], *, has_results: bool) -> None:
+    """Refuse to resume a run folder with settings that change the game (the clock: a study whose first
+    half ran free-running and second half in lockstep would mix two kinds of episode).
+
+    A folder with results but no manifest was started before it existed: it is compared with
+    :data:`LEGACY_RUN_SETTINGS` (free-running, the runner's default then).
+
+    Raises:
+        ContractError: a stored setting differs (the message names each one, stored and asked).
+    """
+    stored = read_run_settings(run_dir)
+    if stored is None:
+        if not has_results:
+            return
+        stored = dict(LEGACY_RUN_SETTINGS)
+    diff = sorted(k for k in settings if k in stored and stored[k] != settings[k])
+    if diff:
+        said = "; ".join(f"{k}: started with {stored[k]!r}, now {settings[k]!r}" for k in diff)
+        raise ContractError(
+            f"{run_dir / RUN_SETTINGS_FILE}: the run was started with other settings ({said}); resume it "
+            "with the same settings (e.g. the same --clock) or use a new run folder"
+        )
+
+
+def write_run_settings(run_dir: Path, settings: dict[str, Any]) -> Path:
+    """Store the run settings (written by the first session; a resume keeps the file)."""
+    path = run_dir / RUN_SETTINGS_FILE
+    path.write_text(json.dumps(settings, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return path

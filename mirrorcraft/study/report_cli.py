@@ -18,6 +18,20 @@ nothing written, when java, the jar or the EULA flag is missing) and exported as
 :meth:`~mirrorcraft.study.runner.RunnerSettings.from_env`), which spawned workers inherit. With vanilla the
 driver's fault records name the ``rcon`` evaluator unless ``--evaluator`` says otherwise.
 
+**Clock** (docs/lockstep.md): a MirrorCraft study runs in **lockstep, unpaced** by default (its budget is
+actions, not time: the same episode gives the same record however fast the machine is). ``--clock
+lockstep`` alone is paced at ``--tick-rate`` (as for ``episode``), ``--clock lockstep --unpaced`` is the
+default spelled out, ``--clock free`` is the free-running server of before. With ``--server vanilla``
+the default is ``free`` (a vanilla jar cannot take part in lockstep) and ``--clock lockstep`` is refused.
+The choice reaches the runner as ``MIRRORCRAFT_CLOCK`` (with ``MIRRORCRAFT_TICK_RATE`` and
+``MIRRORCRAFT_LOCKSTEP_TIMEOUT``), each episode's run notes record it (``clock``), and the run folder's
+``run_settings.json`` keeps it: a ``--resume`` with another clock or tick rate is refused.
+
+**Many episodes per process**: ``--concurrency N`` runs N episodes at once in each worker process
+(``--workers``; with ``--workers 0``, in the driver), each with its own world copy, server and body on the
+process's one reactor; ``--max-model-calls M`` (default 16) bounds the model calls in flight per process
+(``MIRRORCRAFT_MODEL_CALLS``; :mod:`mirrorcraft.study.runner_concurrency`).
+
 **Before anything runs** the study checks, with exit code 2 and one line naming the field: the grid
 (:func:`~mirrorcraft.study.grid.validate_grid`: catalogue worlds, known configurations, disclosable
 ones), every LLM model's API key (unless an ``api_base`` is given) and, with a cost cap, its price.
@@ -124,8 +138,100 @@ def _prepare_models(args: argparse.Namespace, grid: Any, runtimes: dict[str, Any
     return max(caps, default=0.0)
 
 
+def study_run_env(args: argparse.Namespace) -> dict[str, str]:
+    """The runner environment of ``--clock``/``--unpaced``/``--tick-rate``/``--lockstep-timeout``/
+    ``--concurrency``/``--max-model-calls`` (module docstring, **Clock**), checked.
+
+    Raises:
+        UsageError: lockstep with a vanilla jar, ``--unpaced`` with ``--clock free``, a count < 1 or a
+            rate or timeout ≤ 0.
+    """
+    import os
+
+    from mirrorcraft.study import runner
+    from mirrorcraft.study.episode_cli import UsageError
+
+    server = args.server or os.environ.get(runner.ENV_SERVER) or "embedded"
+    if args.concurrency < 1:
+        raise UsageError(f"--concurrency {args.concurrency}: at least 1 episode per process")
+    if args.max_model_calls < 1:
+        raise UsageError(f"--max-model-calls {args.max_model_calls}: at least 1")
+    if args.workers < 0:
+        raise UsageError(f"--workers {args.workers}: 0 (in the driver) or more")
+    if args.tick_rate is not None and not 0 < args.tick_rate <= 1000:
+        raise UsageError(f"--tick-rate {args.tick_rate:g}: expected 0 < N <= 1000 ticks per second")
+    if args.lockstep_timeout <= 0:
+        raise UsageError(f"--lockstep-timeout {args.lockstep_timeout:g}: expected seconds > 0")
+    clock = args.clock
+    if clock is None:
+        clock = "free" if server == "vanilla" else "lockstep"
+        unpaced = clock == "lockstep"  # the study default: lockstep, unpaced
+    else:
+        unpaced = args.unpaced
+    if clock == "free" and args.unpaced:
+        raise UsageError("--unpaced needs --clock lockstep")
+    if clock == "lockstep" and server == "vanilla":
+        raise UsageError("--clock lockstep needs the embedded server (embedded or child), not vanilla")
+    mode = "free" if clock == "free" else ("lockstep-unpaced" if unpaced else "lockstep")
+    env = {
+        runner.ENV_CLOCK: mode,
+        runner.ENV_LOCKSTEP_TIMEOUT: repr(float(args.lockstep_timeout)),
+        runner.ENV_MODEL_CALLS: str(args.max_model_calls),
+    }
+    if args.tick_rate is not None:
+        env[runner.ENV_TICK_RATE] = repr(float(args.tick_rate))
+    return env
+
+
+def _run_settings(env: dict[str, str]) -> dict[str, Any]:
+    """What ``run_settings.json`` keeps: the settings that change the game (the clock and its rate)."""
+    import os
+
+    from mirrorcraft.study import runner
+
+    rate = env.get(runner.ENV_TICK_RATE) or os.environ.get(runner.ENV_TICK_RATE) or "20"
+    return {"clock": env[runner.ENV_CLOCK], "tick_rate": float(rate)}
+
+
+class _Exported:
+    """Set environment variables for the session (spawned workers inherit them) and restore them after,
+    so a driver called in-process (tests, notebooks) leaves no setting behind for the next study."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.saved: dict[str, str | None] = {}
+
+    def __enter__(self) -> None:
+        import os
+
+        for k, v in self.env.items():
+            self.saved[k] = os.environ.get(k)
+            os.environ[k] = v
+
+    def __exit__(self, *exc: object) -> None:
+        import os
+
+        for k, v in self.saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def cmd_study(args: argparse.Namespace) -> int:
     """Run or resume a study grid (see module docstring)."""
+    from mirrorcraft.errors import MirrorCraftError
+
+    try:
+        env = study_run_env(args)
+    except MirrorCraftError as err:
+        print(f"study: {err}", file=sys.stderr)
+        return 2
+    with _Exported(env):
+        return _cmd_study(args, env)
+
+
+def _cmd_study(args: argparse.Namespace, env: dict[str, str]) -> int:
     from mirrorcraft.errors import MirrorCraftError
     from mirrorcraft.study.executors import make_executor, run_study
     from mirrorcraft.study.grid import expand_grid, load_study, validate_grid
@@ -162,6 +268,7 @@ def cmd_study(args: argparse.Namespace) -> int:
         executor = make_executor(
             args.executor,
             workers=args.workers,
+            concurrency=args.concurrency,
             address=args.address,
             timeout_s=args.timeout,
             evaluator=evaluator,
@@ -176,6 +283,7 @@ def cmd_study(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             max_cost_usd=args.max_study_cost,
             episode_cost_usd=episode_cap,
+            run_settings=_run_settings(env),
         )
     except ContractError as err:
         print(f"study: {err}", file=sys.stderr)
@@ -246,6 +354,45 @@ def add_study_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--executor", choices=("local", "ray"), default="local")
     p.add_argument(
         "--workers", type=int, default=1, help="local worker processes (0 = in the driver process)"
+    )
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        metavar="N",
+        help="episodes run at once in each worker process (default 1; each its own world copy, server and "
+        "body on the process's reactor)",
+    )
+    p.add_argument(
+        "--max-model-calls",
+        type=int,
+        default=16,
+        metavar="M",
+        help="model calls in flight at most per worker process, all its episodes together (default 16)",
+    )
+    p.add_argument(
+        "--clock",
+        choices=("free", "lockstep"),
+        default=None,
+        help="lockstep (default, unpaced: a tick runs only when the body is done with the last; thinking "
+        "costs no game time) or free (the server ticks on the wall clock; the default with --server "
+        "vanilla). --clock lockstep alone is paced at --tick-rate",
+    )
+    p.add_argument(
+        "--unpaced", action="store_true", help="--clock lockstep: no pace, as fast as the CPU allows"
+    )
+    p.add_argument(
+        "--tick-rate",
+        type=float,
+        default=None,
+        help="server ticks per second (default: MIRRORCRAFT_TICK_RATE or 20); in lockstep, the pace",
+    )
+    p.add_argument(
+        "--lockstep-timeout",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="lockstep: wall seconds one tick waits for a silent body before evicting it (default 300)",
     )
     p.add_argument("--address", help="Ray cluster address (executor ray; default: start a local Ray)")
     p.add_argument("--timeout", type=float, help="per-episode timeout in seconds (executor ray)")

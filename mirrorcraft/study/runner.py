@@ -101,14 +101,26 @@ from mirrorcraft.errors import WorldError
 from mirrorcraft.harness.control import ControlError
 from mirrorcraft.harness.episode_server import EpisodeServer
 from mirrorcraft.harness.vanilla import vanilla_preflight
+from mirrorcraft.study.runner_concurrency import (
+    DEFAULT_MAX_MODEL_CALLS,
+    DEFAULT_MAX_SETUPS,
+    BoundedLLM,
+    Slot,
+    model_call_gate,
+    setup_gate,
+)
 from mirrorcraft.study.runner_records import EpisodeFault, FaultKind, build_record, fault_record
 
 #: Environment variables read by :func:`run_episode_blocking` (the study CLI passes no settings object).
 ENV_WORLDS = "MIRRORCRAFT_WORLDS"
 ENV_SERVER = "MIRRORCRAFT_SERVER"
 ENV_TICK_RATE = "MIRRORCRAFT_TICK_RATE"
-#: ``free`` (default), ``lockstep`` or ``lockstep-unpaced`` (docs/lockstep.md; the study CLI has no flag yet).
+#: ``free`` (default), ``lockstep`` or ``lockstep-unpaced`` (docs/lockstep.md; the study CLI's ``--clock`` sets it).
 ENV_CLOCK = "MIRRORCRAFT_CLOCK"
+#: Wall seconds one lockstep tick waits for a silent body (the study CLI's ``--lockstep-timeout``).
+ENV_LOCKSTEP_TIMEOUT = "MIRRORCRAFT_LOCKSTEP_TIMEOUT"
+#: Model calls in flight at most per worker process (the study CLI's ``--max-model-calls``).
+ENV_MODEL_CALLS = "MIRRORCRAFT_MODEL_CALLS"
 ENV_RECORDS = "MIRRORCRAFT_EPISODE_DIR"
 ENV_SERVER_JAR = "MIRRORCRAFT_SERVER_JAR"
 ENV_ACCEPT_EULA = "MIRRORCRAFT_ACCEPT_EULA"
@@ -150,6 +162,11 @@ class RunnerSettings(BaseModel):
         llm_record_dir / llm_replay_dir: record model calls to / replay them from ``<episode_id>.jsonl``.
         llm: model name → :class:`~mirrorcraft.agents.llm.LLMRuntime` fields (api_base, timeout_s,
             max_retries, max_cost_usd, prices): how to reach the model, not part of the identity.
+        max_model_calls: model calls in flight at most in this worker process, all its episodes together
+            (:mod:`mirrorcraft.study.runner_concurrency`; matters with ``--concurrency`` > 1).
+        max_setups: episodes of this worker process in their setup (world copy, server start, join) at
+            once; the others queue (run notes ``seconds.queued``), so a setup's timeouts are not eaten by
+            its siblings' setups.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -177,12 +194,14 @@ class RunnerSettings(BaseModel):
     llm_record_dir: Path | None = None
     llm_replay_dir: Path | None = None
     llm: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    max_model_calls: int = Field(DEFAULT_MAX_MODEL_CALLS, ge=1)
+    max_setups: int = Field(DEFAULT_MAX_SETUPS, ge=1)
 
     @classmethod
     def from_env(cls, **overrides: Any) -> RunnerSettings:
         """Settings from :data:`ENV_WORLDS`, :data:`ENV_SERVER`, :data:`ENV_TICK_RATE`, :data:`ENV_CLOCK`,
-        :data:`ENV_RECORDS`, :data:`ENV_SERVER_JAR`, :data:`ENV_JAVA` and :data:`ENV_ACCEPT_EULA`
-        (``1``/``true``/``yes``).
+        :data:`ENV_LOCKSTEP_TIMEOUT`, :data:`ENV_MODEL_CALLS`, :data:`ENV_RECORDS`, :data:`ENV_SERVER_JAR`,
+        :data:`ENV_JAVA` and :data:`ENV_ACCEPT_EULA` (``1``/``true``/``yes``).
 
         Raises:
             ValueError: :data:`ENV_CLOCK` is not ``free``, ``lockstep`` or ``lockstep-unpaced``.
@@ -200,6 +219,10 @@ class RunnerSettings(BaseModel):
                 raise ValueError(f"{ENV_CLOCK}={mode!r}: expected free, lockstep or lockstep-unpaced")
             data["clock"] = "free" if mode == "free" else "lockstep"
             data["lockstep_paced"] = mode != "lockstep-unpaced"
+        if os.environ.get(ENV_LOCKSTEP_TIMEOUT):
+            data["lockstep_timeout"] = float(os.environ[ENV_LOCKSTEP_TIMEOUT])
+        if os.environ.get(ENV_MODEL_CALLS):
+            data["max_model_calls"] = int(os.environ[ENV_MODEL_CALLS])
         if os.environ.get(ENV_RECORDS):
             data["records_dir"] = Path(os.environ[ENV_RECORDS])
         if os.environ.get(ENV_SERVER_JAR):
@@ -381,6 +404,8 @@ def build_agent(
         record=jsonl(settings.llm_record_dir),
         replay=jsonl(settings.llm_replay_dir),
     )
+    # Every episode of this process shares one bound on the model calls in flight (runner_concurrency).
+    llm = BoundedLLM(llm, model_call_gate(settings.max_model_calls))
     agent = make_agent(reg_id, llm=llm, settings=dict(identity.agent_settings) or None)
     return agent, cards
 
@@ -400,12 +425,16 @@ class EpisodeRunner:
         settings: RunnerSettings | None = None,
         *,
         on_server_started: Callable[[Any], None] | None = None,
+        wrap_agent: Callable[[Any, EpisodeIdentity], Any] | None = None,
     ) -> None:
         self.settings = settings or RunnerSettings()
         self.last_notes: RunNotes | None = None
         #: Called with the started server wrapper (``.embedded`` is the EmbeddedServer in-process): a hook
         #: for tools and fault-injection tests; it must not change the game for a real episode.
         self.on_server_started = on_server_started
+        #: ``wrap_agent(agent, identity) -> agent``: a hook at the LLM boundary for benchmarks (e.g. a
+        #: simulated model latency before each decision, benchmarks/llm_bound.py); None for a real study.
+        self.wrap_agent = wrap_agent
 
     async def run(self, identity: EpisodeIdentity) -> EpisodeRecord:
         """Play one episode and return its record (a fault record for an infrastructure fault).
@@ -429,6 +458,7 @@ class EpisodeRunner:
         spawn: SpawnInfo | None = None
         server: EpisodeServer | None = None
         body: Any = None
+        control: Any = None
         copy_root: Path | None = None
         state: dict[str, Any] = {"index": 0, "usage": None, "version": "unknown"}
         phase_start = t0
@@ -439,7 +469,10 @@ class EpisodeRunner:
             notes.seconds[name] = round(now - phase_start, 3)
             phase_start = now
 
+        setup = Slot(setup_gate(settings.max_setups))
         try:
+            await setup.acquire()  # many episodes per process: a few set up at once (runner_concurrency)
+            phase("queued")
             copy_root, world = prepare_world_copy(identity, settings, spec, notes)
             phase("world")
 
@@ -515,8 +548,11 @@ class EpisodeRunner:
             notes.controls_via = "rcon"
             notes.rcon_log = list(control.log)
             phase("controls")
+            setup.release()
 
             agent, cards = build_agent(identity, settings, notes)
+            if self.wrap_agent is not None:
+                agent = self.wrap_agent(agent, identity)
             skills = SkillSet(body, ticks_per_second=settings.tick_rate)
             history = ActionHistory()
             context = AgentContext(task=spec, skills=skills.specs(), rule_cards=cards, rng_seed=identity.seed)
@@ -600,6 +636,9 @@ class EpisodeRunner:
             fault = EpisodeFault(kind, msg, state["index"] or None)
             record = self._fault(identity, fault, controls, spawn, t0, state, notes, traceback.format_exc())
         finally:
+            setup.release()
+            if control is not None:
+                control.close()  # else its connection pins the stopped server's game (memory flatness)
             await self._teardown(body, server, copy_root, notes)
         self._write(record, notes)
         return record
@@ -806,6 +845,9 @@ def lower_bound_ticks(record: EpisodeRecord) -> int:
 
 
 __all__ = [
+    "ENV_CLOCK",
+    "ENV_LOCKSTEP_TIMEOUT",
+    "ENV_MODEL_CALLS",
     "ENV_RECORDS",
     "ENV_SERVER",
     "ENV_TICK_RATE",

@@ -15,6 +15,15 @@ Two situations are refused with a clear error instead of deadlocking:
 * a reactor that some other code runs in the main thread of the process but that this module did not
   start (the main thread would be blocked waiting for itself).
 
+**Twisted's log buffer** (the leak of a long-lived worker, issue 23): until someone calls
+``globalLogBeginner.beginLoggingTo``, Twisted keeps every log event in a ``LimitedHistoryLogObserver`` of up
+to 65,536 events, and an event holds its source: ``Starting factory <_Factory>`` pins each episode's
+protocol factory, hence its embedded server, its whole game (world columns, rules, recipes, loot tables)
+and the body — about 45 MB per episode, measured: RSS 174 → 446 MB over 7 one-action episodes
+(``benchmarks/memory_flatness.py``). :func:`ensure_reactor_thread` therefore routes Twisted's log to the
+standard :mod:`logging` (``STDLibLogObserver``, logger ``twisted``) before it starts the reactor, unless
+the process already began logging elsewhere (:func:`route_twisted_log`).
+
 ``twisted.internet.task.react`` is the alternative for a process that runs exactly one batch of episodes
 and then exits; the thread form is used because the study workers are reused across episodes.
 """
@@ -46,6 +55,17 @@ def reactor_thread() -> threading.Thread | None:
     return _thread
 
 
+def route_twisted_log() -> bool:
+    """Begin Twisted's logging to the standard :mod:`logging` if nobody has yet (module docstring); the
+    events buffered so far are passed on, then the buffer is gone. Returns True when it did so."""
+    from twisted.logger import STDLibLogObserver, globalLogBeginner
+
+    if getattr(globalLogBeginner, "_temporaryObserver", None) is None:
+        return False  # logging already begun (a tool or test chose its own observer)
+    globalLogBeginner.beginLoggingTo([STDLibLogObserver()], redirectStandardIO=False)
+    return True
+
+
 def ensure_reactor_thread(timeout: float = 10.0) -> threading.Thread:
     """Start the global reactor in a daemon thread (once per process) and wait until it runs.
 
@@ -65,6 +85,7 @@ def ensure_reactor_thread(timeout: float = 10.0) -> threading.Thread:
                 "the Twisted reactor is already running in this process but was not started by the episode "
                 "runner: call the async runner (EpisodeRunner.run) from a coroutine on that reactor instead"
             )
+        route_twisted_log()
         started = threading.Event()
         reactor.callWhenRunning(started.set)
         _thread = threading.Thread(
