@@ -1,0 +1,56 @@
+"""mirrorcraft.envs — the benchmark's tasks as Gymnasium environments (docs/envs.md).
+
+Importing this package registers, with ``gymnasium.register``:
+
+* ``MirrorCraft-IronArmor-v0`` (:class:`~mirrorcraft.envs.core.IronArmorEnv`),
+* ``MirrorCraft-Diamond-v0`` (:class:`~mirrorcraft.envs.core.DiamondEnv`),
+* ``MirrorCraft-Enchantment-v0`` (:class:`~mirrorcraft.envs.core.EnchantmentEnv`).
+
+``gymnasium.make("mirrorcraft.envs:MirrorCraft-Diamond-v0", ...)`` imports it on the way (useful in the
+spawned workers of ``AsyncVectorEnv``). No time limit wrapper is registered: the env truncates at its own
+action budget, which invalid actions do not consume. The team-scenario env (PillagerBench) is not built
+yet (docs/envs.md "Partial").
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from mirrorcraft.envs.core import (
+    DiamondEnv,
+    EnchantmentEnv,
+    EnvSetupError,
+    IronArmorEnv,
+    MirrorCraftEnv,
+    check_world_id,
+)
+from mirrorcraft.envs.menu import MenuEntry, action_menu
+from mirrorcraft.envs.spaces import JSON_CHARSET, item_vocabulary, max_observation_chars
+
+#: Registered id → env class.
+ENV_IDS: dict[str, type[MirrorCraftEnv]] = {
+    "MirrorCraft-IronArmor-v0": IronArmorEnv,
+    "MirrorCraft-Diamond-v0": DiamondEnv,
+    "MirrorCraft-Enchantment-v0": EnchantmentEnv,
+}
+
+for _id, _cls in ENV_IDS.items():
+    if _id not in gymnasium.registry:
+        gymnasium.register(
+            id=_id, entry_point=f"{_cls.__module__}:{_cls.__name__}", nondeterministic=False, order_enforce=True
+        )
+
+__all__ = [
+    "ENV_IDS",
+    "JSON_CHARSET",
+    "DiamondEnv",
+    "EnchantmentEnv",
+    "EnvSetupError",
+    "IronArmorEnv",
+    "MenuEntry",
+    "MirrorCraftEnv",
+    "action_menu",
+    "check_world_id",
+    "item_vocabulary",
+    "max_observation_chars",
+]
