@@ -1,0 +1,170 @@
+"""What the Gymnasium env tests run in a fresh spawned process (tests/envs/test_envs.py).
+
+Why a separate process: an env drives the episode on the process's reactor in a daemon thread
+(docs/envs.md "The reactor"), and a pytest worker may already have run pytest-twisted tests whose reactor
+runs in the main thread — the env refuses that. So the env tests submit these functions to one spawned
+worker (a ``ProcessPoolExecutor``), which keeps its reactor thread across tests like a study worker. Each
+function returns plain data; the asserts that need the env's state are made here and re-raised in pytest.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def _make(env_id: str, worlds: str, **kwargs: Any) -> Any:
+    import gymnasium as gym
+
+    import mirrorcraft.envs  # noqa: F401 - registers the ids
+
+    return gym.make(env_id, worlds_dir=worlds, build_missing=False, **kwargs)
+
+
+def check_env_run(env_id: str, worlds: str, action_mode: str) -> dict[str, Any]:
+    """``gymnasium.utils.env_checker.check_env`` on a ``gymnasium.make`` env; returns its warnings."""
+    from gymnasium.utils.env_checker import check_env
+
+    t0 = time.monotonic()
+    env = _make(env_id, worlds, action_mode=action_mode)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(env.unwrapped)
+    finally:
+        env.close()
+    return {"warnings": [str(w.message) for w in caught], "seconds": time.monotonic() - t0}
+
+
+def random_agent(env_id: str, worlds: str, steps: int, seed: int) -> dict[str, Any]:
+    """A random agent over the discrete menu for ``steps`` steps (or until the episode ends)."""
+    env = _make(env_id, worlds, action_mode="discrete")
+    out: dict[str, Any] = {"steps": [], "in_space": []}
+    try:
+        obs, info = env.reset(seed=seed)
+        out["initial_score"] = info["score"]
+        out["in_space"].append(bool(env.observation_space.contains(obs)))
+        env.action_space.seed(seed)
+        for _ in range(steps):
+            action = int(env.action_space.sample())
+            obs, reward, terminated, truncated, info = env.step(action)
+            out["in_space"].append(bool(env.observation_space.contains(obs)))
+            text = json.loads(obs["text"])
+            out["steps"].append(
+                {
+                    "action": action,
+                    "label": info["action_label"],
+                    "reward": reward,
+                    "terminated": terminated,
+                    "truncated": truncated,
+                    "info": info,
+                    "actions_used_text": text["task"]["actions_used"],
+                    "position_text": text["position"],
+                    "position": obs["position"].tolist(),
+                    "inventory_sum": int(obs["inventory"].sum()),
+                    "inventory_text": sum(s["count"] for s in text["inventory"]),
+                }
+            )
+            if terminated or truncated:
+                break
+    finally:
+        env.close()
+    return out
+
+
+def reset_twice(env_id: str, worlds: str, seed: int) -> dict[str, Any]:
+    """``reset(seed)`` twice (and once with another seed): the first observations and infos."""
+    env = _make(env_id, worlds, action_mode="text")
+    try:
+        a, info_a = env.reset(seed=seed)
+        b, info_b = env.reset(seed=seed)
+        c, info_c = env.reset(seed=seed + 1)
+    finally:
+        env.close()
+    arrays = [k for k in a if k != "text"]
+    return {
+        "texts": [a["text"], b["text"], c["text"]],
+        "arrays_equal": all(np.array_equal(a[k], b[k]) and a[k].dtype == b[k].dtype for k in arrays),
+        "infos": [info_a, info_b, info_c],
+    }
+
+
+def text_actions(worlds: str, world: str) -> dict[str, Any]:
+    """Text mode on ``world``: a valid call, invalid ones (policy errors), the hidden encounters opt-in."""
+    from mirrorcraft.envs import item_vocabulary
+
+    env = _make("MirrorCraft-IronArmor-v0", worlds, action_mode="text", reveal_hidden=True)
+    vocab = item_vocabulary()
+    out: dict[str, Any] = {}
+    try:
+        obs0, info0 = env.reset(seed=3, options={"world": world})
+        out["reset_info"] = info0
+        mine = json.dumps({"skill": "mine", "args": {"block": "oak_log", "count": 2}})
+        obs1, r1, term1, trunc1, info1 = env.step(mine)
+        planks = json.dumps(
+            {"skill": "craft_grid", "args": {"workstation": "inventory", "grid": [["oak_log", None], [None, None]]}}
+        )
+        obs2, r2, term2, trunc2, info2 = env.step(planks)
+        out["valid"] = [info1, info2]
+        out["logs_feature"] = [int(o["inventory"][vocab.index("minecraft:oak_log")]) for o in (obs0, obs1, obs2)]
+        out["planks_feature"] = int(obs2["inventory"][vocab.index("minecraft:oak_planks")])
+        out["valid_ends"] = [term1, trunc1, term2, trunc2]
+        bad = []
+        for text in ("not json at all", '{"skill": "chat", "args": {"text": "hi"}}',
+                     '{"skill": "mine", "args": {"block": "oak_log", "count": 99}}'):  # fmt: skip
+            obs, reward, terminated, truncated, info = env.step(text)
+            bad.append({"reward": reward, "terminated": terminated, "truncated": truncated, "info": info,
+                        "same_text": obs["text"] == obs2["text"]})  # fmt: skip
+        out["invalid"] = bad
+        record = env.unwrapped.last_record
+        out["record"] = {
+            "end_reason": record.outcome.end_reason.value,
+            "actions_used": record.outcome.actions_used,
+            "policy_errors": [e.kind for e in record.trailing_policy_errors],
+            "encounters": [e.model_dump(mode="json") for e in record.encounters],
+            "agent": record.identity.agent,
+            "world_id": record.identity.world_id,
+        }
+        try:
+            env.step(mine)
+        except Exception as err:  # noqa: BLE001 - the type is what the test checks
+            out["after_end"] = type(err).__name__
+    finally:
+        env.close()
+        env.close()  # idempotent
+    return out
+
+
+def vector_env(worlds: str, steps: int) -> dict[str, Any]:
+    """``AsyncVectorEnv`` with the spawn start method over two Diamond envs (discrete)."""
+    import gymnasium as gym
+
+    fns = [lambda: _make("MirrorCraft-Diamond-v0", worlds, action_mode="discrete") for _ in range(2)]
+    venv = gym.vector.AsyncVectorEnv(fns, context="spawn")
+    out: dict[str, Any] = {"steps": []}
+    try:
+        obs, infos = venv.reset(seed=[11, 12])
+        out["reset_ids"] = list(infos["episode_id"])
+        out["text_count"] = len(obs["text"])
+        out["position_shape"] = list(obs["position"].shape)
+        for k in range(steps):
+            actions = np.array([8, 4]) if k == 0 else np.array([11, 0])  # mine oak logs / explore; planks
+            obs, rewards, term, trunc, infos = venv.step(actions)
+            out["steps"].append(
+                {"status": list(infos["status"]), "actions_used": [int(a) for a in infos["actions_used"]],
+                 "labels": list(infos["action_label"]), "rewards": rewards.tolist(),
+                 "ended": (term | trunc).tolist()}  # fmt: skip
+            )
+    finally:
+        venv.close()
+    return out
+
+
+def worlds_exist(worlds: str) -> bool:
+    """The shared catalogue folder is there (the fixture built it)."""
+    return (Path(worlds) / "vanilla" / "plains-1" / "level.dat").is_file()
