@@ -37,7 +37,10 @@ ENV_IDS: dict[str, type[MirrorCraftEnv]] = {
 for _id, _cls in ENV_IDS.items():
     if _id not in gymnasium.registry:
         gymnasium.register(
-            id=_id, entry_point=f"{_cls.__module__}:{_cls.__name__}", nondeterministic=False, order_enforce=True
+            id=_id,
+            entry_point=f"{_cls.__module__}:{_cls.__name__}",
+            nondeterministic=False,
+            order_enforce=True,
         )
 
 __all__ = [

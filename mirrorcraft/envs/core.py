@@ -186,10 +186,19 @@ class MirrorCraftEnv(gym.Env[dict[str, Any], Any]):
         if point.finished or point.observation is None:
             record = point.record
             self.last_record = record
-            faults = "; ".join(f"{f.kind}: {f.message}" for f in (record.infrastructure_faults if record else []))
-            raise EnvSetupError(f"episode {identity.episode_id} ({identity.world_id}) did not start: {faults}")
+            faults = "; ".join(
+                f"{f.kind}: {f.message}" for f in (record.infrastructure_faults if record else [])
+            )
+            raise EnvSetupError(
+                f"episode {identity.episode_id} ({identity.world_id}) did not start: {faults}"
+            )
         self._session, self._point, self._score = session, point, point.score
-        info = {"episode_id": identity.episode_id, "score": point.score, "actions_used": 0, "budget": self.budget}
+        info = {
+            "episode_id": identity.episode_id,
+            "score": point.score,
+            "actions_used": 0,
+            "budget": self.budget,
+        }
         if self.reveal_hidden:
             info["encounters"] = point.encounters
         return observation_element(point.observation, self.spec_task), info
@@ -220,8 +229,13 @@ class MirrorCraftEnv(gym.Env[dict[str, Any], Any]):
         if label is not None:
             info["action_label"] = label
         if isinstance(decision, PolicyError):
-            info |= {"status": "failure", "reason": decision.kind, "message": decision.message,
-                     "report": None, "policy_error": decision.model_dump(mode="json")}  # fmt: skip
+            info |= {
+                "status": "failure",
+                "reason": decision.kind,
+                "message": decision.message,
+                "report": None,
+                "policy_error": decision.model_dump(mode="json"),
+            }
         else:
             report = self._report(point, index)
             info |= {
@@ -277,7 +291,9 @@ class MirrorCraftEnv(gym.Env[dict[str, Any], Any]):
             if isinstance(action, bool) or not isinstance(action, int | np.integer):
                 raise error.InvalidAction(f"discrete action must be an integer, got {type(action).__name__}")
             if not 0 <= int(action) < len(self.menu):
-                raise error.InvalidAction(f"discrete action {action} outside the menu 0..{len(self.menu) - 1}")
+                raise error.InvalidAction(
+                    f"discrete action {action} outside the menu 0..{len(self.menu) - 1}"
+                )
             entry = self.menu[int(action)]
             return entry.call, entry.label
         from mirrorcraft.agents.parsing import parse_action, policy_error

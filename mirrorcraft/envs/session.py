@@ -184,7 +184,9 @@ class EpisodeSession:
                 score=self._last_score if faulted else record.outcome.score,
                 finished=True,
                 record=record,
-                encounters=[e.model_dump(mode="json") for e in record.encounters] if self.reveal_hidden else [],
+                encounters=[e.model_dump(mode="json") for e in record.encounters]
+                if self.reveal_hidden
+                else [],
             )
         evaluator = self.runner.last_evaluator
         k = self.actions_used

@@ -38,6 +38,7 @@ from mirrorcraft.contracts import (
     Observation,
     ObservationBounds,
     TaskSpec,
+    canonicalize,
     serialize_observation,
 )
 from mirrorcraft.errors import ContractError
@@ -89,8 +90,10 @@ def _worst_id(prefix: str = "minecraft:") -> str:
 
 def _worst_call() -> dict[str, Any]:
     # craft_grid with nine of the longest ids is the longest call of the offered skills.
-    return {"name": "craft_grid", "args": {"workstation": "crafting_table", "grid": [[_worst_id()] * 3] * 3,
-                                           "count": 16}}  # fmt: skip
+    return {
+        "name": "craft_grid",
+        "args": {"workstation": "crafting_table", "grid": [[_worst_id()] * 3] * 3, "count": 16},
+    }
 
 
 def _worst_report() -> dict[str, Any]:
@@ -99,7 +102,7 @@ def _worst_report() -> dict[str, Any]:
     tallies = [{"block": _worst_id(), "count": 10**12} for _ in range(REPORT_LIST_CAP)]
     return {
         "skill": "craft_grid",
-        "status": "failure",
+        "status": "success",  # a success may name a reason too (partial work); as long as "failure"
         "reason": "not_enough_levels",
         "message": "\x01" * MESSAGE_CAP,  # escaped as \u0001: six characters each
         "completed": 10**12,
@@ -125,10 +128,15 @@ def worst_case_payload(spec: TaskSpec, bounds: ObservationBounds = DEFAULT_BOUND
             "title": spec.title,
             "objective": spec.objective,
             "milestones": [
-                {"advancement": m.advancement, "title": m.title, "description": m.description,
-                 "value": m.value, "done": False}
+                {
+                    "advancement": m.advancement,
+                    "title": m.title,
+                    "description": m.description,
+                    "value": m.value,
+                    "done": False,
+                }
                 for m in spec.milestones
-            ],  # fmt: skip
+            ],
             "next_milestone": spec.milestones[0].advancement,
             "actions_used": big,
             "budget": big,
@@ -151,16 +159,24 @@ def worst_case_payload(spec: TaskSpec, bounds: ObservationBounds = DEFAULT_BOUND
         ],
         "last_result": {"action_index": big, "call": _worst_call(), "report": _worst_report()},
         "effects": [
-            {"action_index": big, "call": _worst_call(), "status": "failure",
-             "inventory_delta": _worst_report()["inventory_delta"]}
+            {
+                "action_index": big,
+                "call": _worst_call(),
+                "status": "failure",
+                "inventory_delta": _worst_report()["inventory_delta"],
+            }
             for _ in range(bounds.max_effects)
-        ],  # fmt: skip
+        ],
         "skills": list(MIRRORCRAFT_SKILL_NAMES),
         "failure_constraints": [
-            {"signature": ["craft_grid", "crafting_table", *[_worst_id()] * 9], "reason": "not_enough_levels",
-             "occurrences": big, "last_action_index": big}
+            {
+                "signature": ["craft_grid", "crafting_table", *[_worst_id()] * 9],
+                "reason": "not_enough_levels",
+                "occurrences": big,
+                "last_action_index": big,
+            }
             for _ in range(bounds.max_failure_constraints)
-        ],  # fmt: skip
+        ],
     }
 
 
@@ -174,8 +190,9 @@ def observation_space(spec: TaskSpec, bounds: ObservationBounds = DEFAULT_BOUNDS
     vocab = len(item_vocabulary()) + 1
     return spaces.Dict(
         {
-            "text": spaces.Text(max_length=max_observation_chars(spec, bounds), min_length=2,
-                                charset=JSON_CHARSET),  # fmt: skip
+            "text": spaces.Text(
+                max_length=max_observation_chars(spec, bounds), min_length=2, charset=JSON_CHARSET
+            ),
             "inventory": spaces.Box(0, MAX_ITEM_COUNT, shape=(vocab,), dtype=np.int32),
             "position": spaces.Box(
                 np.array([-WORLD_LIMIT, MIN_Y, -WORLD_LIMIT], dtype=np.float32),
@@ -227,6 +244,7 @@ def observation_text(obs: Observation, bounds: ObservationBounds = DEFAULT_BOUND
 
 def observation_element(obs: Observation, spec: TaskSpec) -> dict[str, Any]:
     """One element of :func:`observation_space` (new arrays on every call: callers keep them)."""
+    obs = canonicalize(obs)  # the same rounded, merged state as the text
     vocab = item_vocabulary()
     index = {item: i for i, item in enumerate(vocab)}
     inventory = np.zeros(len(vocab) + 1, dtype=np.int32)

@@ -64,7 +64,9 @@ def test_a_random_agent_plays_ten_steps(child: ProcessPoolExecutor, worlds: str)
     assert sum(s["reward"] for s in steps) == steps[-1]["info"]["score"] - out["initial_score"]
 
 
-def test_reset_with_the_same_seed_gives_the_same_first_observation(child: ProcessPoolExecutor, worlds: str) -> None:
+def test_reset_with_the_same_seed_gives_the_same_first_observation(
+    child: ProcessPoolExecutor, worlds: str
+) -> None:
     out = child.submit(envs_checks.reset_twice, "MirrorCraft-IronArmor-v0", worlds, 7).result(timeout=240)
     a, b, c = out["texts"]
     assert a == b and out["arrays_equal"]

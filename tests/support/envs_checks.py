@@ -107,19 +107,34 @@ def text_actions(worlds: str, world: str) -> dict[str, Any]:
         mine = json.dumps({"skill": "mine", "args": {"block": "oak_log", "count": 2}})
         obs1, r1, term1, trunc1, info1 = env.step(mine)
         planks = json.dumps(
-            {"skill": "craft_grid", "args": {"workstation": "inventory", "grid": [["oak_log", None], [None, None]]}}
+            {
+                "skill": "craft_grid",
+                "args": {"workstation": "inventory", "grid": [["oak_log", None], [None, None]]},
+            }
         )
         obs2, r2, term2, trunc2, info2 = env.step(planks)
         out["valid"] = [info1, info2]
-        out["logs_feature"] = [int(o["inventory"][vocab.index("minecraft:oak_log")]) for o in (obs0, obs1, obs2)]
+        out["logs_feature"] = [
+            int(o["inventory"][vocab.index("minecraft:oak_log")]) for o in (obs0, obs1, obs2)
+        ]
         out["planks_feature"] = int(obs2["inventory"][vocab.index("minecraft:oak_planks")])
         out["valid_ends"] = [term1, trunc1, term2, trunc2]
         bad = []
-        for text in ("not json at all", '{"skill": "chat", "args": {"text": "hi"}}',
-                     '{"skill": "mine", "args": {"block": "oak_log", "count": 99}}'):  # fmt: skip
+        for text in (
+            "not json at all",
+            '{"skill": "chat", "args": {"text": "hi"}}',
+            '{"skill": "mine", "args": {"block": "oak_log", "count": 99}}',
+        ):
             obs, reward, terminated, truncated, info = env.step(text)
-            bad.append({"reward": reward, "terminated": terminated, "truncated": truncated, "info": info,
-                        "same_text": obs["text"] == obs2["text"]})  # fmt: skip
+            bad.append(
+                {
+                    "reward": reward,
+                    "terminated": terminated,
+                    "truncated": truncated,
+                    "info": info,
+                    "same_text": obs["text"] == obs2["text"],
+                }
+            )
         out["invalid"] = bad
         record = env.unwrapped.last_record
         out["record"] = {
@@ -156,9 +171,13 @@ def vector_env(worlds: str, steps: int) -> dict[str, Any]:
             actions = np.array([8, 4]) if k == 0 else np.array([11, 0])  # mine oak logs / explore; planks
             obs, rewards, term, trunc, infos = venv.step(actions)
             out["steps"].append(
-                {"status": list(infos["status"]), "actions_used": [int(a) for a in infos["actions_used"]],
-                 "labels": list(infos["action_label"]), "rewards": rewards.tolist(),
-                 "ended": (term | trunc).tolist()}  # fmt: skip
+                {
+                    "status": list(infos["status"]),
+                    "actions_used": [int(a) for a in infos["actions_used"]],
+                    "labels": list(infos["action_label"]),
+                    "rewards": rewards.tolist(),
+                    "ended": (term | trunc).tolist(),
+                }
             )
     finally:
         venv.close()
