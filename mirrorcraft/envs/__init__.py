@@ -7,7 +7,8 @@ Importing this package registers, with ``gymnasium.register``:
 * ``MirrorCraft-Enchantment-v0`` (:class:`~mirrorcraft.envs.core.EnchantmentEnv`).
 
 ``gymnasium.make("mirrorcraft.envs:MirrorCraft-Diamond-v0", ...)`` imports it on the way (useful in the
-spawned workers of ``AsyncVectorEnv``). No time limit wrapper is registered: the env truncates at its own
+spawned workers of ``AsyncVectorEnv``); :func:`~mirrorcraft.envs.vector.make_vector` builds that vector env
+with the two settings it needs (spawn, no shared memory). No time limit wrapper is registered: the env truncates at its own
 action budget, which invalid actions do not consume. The team-scenario env (PillagerBench) is not built
 yet (docs/envs.md "Partial").
 """
@@ -26,6 +27,7 @@ from mirrorcraft.envs.core import (
 )
 from mirrorcraft.envs.menu import MenuEntry, action_menu
 from mirrorcraft.envs.spaces import JSON_CHARSET, item_vocabulary, max_observation_chars
+from mirrorcraft.envs.vector import make_vector
 
 #: Registered id → env class.
 ENV_IDS: dict[str, type[MirrorCraftEnv]] = {
@@ -55,5 +57,6 @@ __all__ = [
     "action_menu",
     "check_world_id",
     "item_vocabulary",
+    "make_vector",
     "max_observation_chars",
 ]

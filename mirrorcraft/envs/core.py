@@ -131,6 +131,10 @@ class MirrorCraftEnv(gym.Env[dict[str, Any], Any]):
         base = settings or RunnerSettings(
             worlds_dir=Path(worlds_dir), world_radius=world_radius, build_missing=build_missing
         )
+        if base.server == "vanilla":
+            raise ValueError(
+                "settings.server 'vanilla': the envs run in lockstep, which a vanilla jar cannot join"
+            )
         self.settings = base.model_copy(update={"clock": "lockstep", "lockstep_paced": paced})
         self.render_mode = None
         self.observation_space = observation_space(self.spec_task)
@@ -186,12 +190,12 @@ class MirrorCraftEnv(gym.Env[dict[str, Any], Any]):
         if point.finished or point.observation is None:
             record = point.record
             self.last_record = record
-            faults = "; ".join(
-                f"{f.kind}: {f.message}" for f in (record.infrastructure_faults if record else [])
-            )
-            raise EnvSetupError(
-                f"episode {identity.episode_id} ({identity.world_id}) did not start: {faults}"
-            )
+            if record is not None and not record.infrastructure_faults:
+                why = f"it ended before its first action ({record.outcome.end_reason.value}, Score {point.score})"
+            else:
+                faults = record.infrastructure_faults if record is not None else []
+                why = "did not start: " + "; ".join(f"{f.kind}: {f.message}" for f in faults)
+            raise EnvSetupError(f"episode {identity.episode_id} ({identity.world_id}): {why}")
         self._session, self._point, self._score = session, point, point.score
         info = {
             "episode_id": identity.episode_id,

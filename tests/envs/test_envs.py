@@ -107,10 +107,14 @@ def test_text_actions_policy_errors_and_hidden_encounters(child: ProcessPoolExec
 def test_the_vector_env_steps_two_envs(worlds: str) -> None:
     assert Path(worlds).is_dir()
     out = envs_checks.vector_env(worlds, 2)
-    assert len(set(out["reset_ids"])) == 2  # two seeds, two episodes
+    # the same seed in two spawned processes: the same episode, the same first observation
+    assert len(set(out["reset_ids"])) == 1 and out["same_first_text"]
+    assert out["first_texts"] == [0, 0]  # real observation texts (a shared-memory Text would be blank)
     assert out["text_count"] == 2 and out["position_shape"] == [2, 3]
     first, second = out["steps"]
     assert first["labels"] == ["mine 4 oak logs", "explore anywhere"]
     assert first["actions_used"] == [1, 1] and second["actions_used"] == [2, 2]
     assert first["status"][0] == "success"  # logs stand near the spawn of plains-1
     assert first["ended"] == [False, False]
+    assert not first["same_text"]  # different actions, different states
+    assert first["actions_used_text"] == [1, 1] and second["actions_used_text"] == [2, 2]

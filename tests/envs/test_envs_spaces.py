@@ -31,6 +31,7 @@ from mirrorcraft.envs.spaces import (
 )
 from mirrorcraft.errors import ContractError
 from mirrorcraft.gamedata.registries import item
+from mirrorcraft.study.runner import RunnerSettings
 
 
 def _observation(message: str = "mined 1 minecraft:oak_log", **report: object) -> Observation:
@@ -132,6 +133,7 @@ def test_the_numeric_features_follow_the_observation() -> None:
         ({"world": "plains-1/M09"}, "not a catalogue world"),
         ({"budget": 0}, "budget"),
         ({"render_mode": "human"}, "render"),
+        ({"settings": RunnerSettings(server="vanilla")}, "lockstep"),
     ],
 )
 @pytest.mark.filterwarnings("ignore:.*render_mode")
