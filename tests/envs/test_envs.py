@@ -118,3 +118,19 @@ def test_the_vector_env_steps_two_envs(worlds: str) -> None:
     assert first["ended"] == [False, False]
     assert not first["same_text"]  # different actions, different states
     assert first["actions_used_text"] == [1, 1] and second["actions_used_text"] == [2, 2]
+
+
+def test_the_budget_truncates_and_the_record_is_the_benchmarks(
+    child: ProcessPoolExecutor, worlds: str
+) -> None:
+    out = child.submit(envs_checks.budget_end, worlds).result(timeout=240)
+    first, last = out["steps"]
+    assert out["budget"] == 2
+    assert (first["terminated"], first["truncated"]) == (False, False) and "end_reason" not in first["info"]
+    assert (last["terminated"], last["truncated"]) == (False, True)
+    assert last["info"]["end_reason"] == "budget_exhausted" == out["record"]["end_reason"]
+    assert last["info"]["outcome"]["actions_used"] == 2 == out["record"]["actions_used"]
+    assert out["record"]["calls"] == ["mine", "craft_grid"]
+    assert all(t > 0 for t in out["record"]["ticks"])  # the record keeps the game ticks the observation hides
+    assert first["info"]["report"]["ticks_used"] == 0
+    assert out["after_end"] == "ResetNeeded" and out["reset_after_end"] == 0

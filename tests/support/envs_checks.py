@@ -197,3 +197,37 @@ def vector_env(worlds: str, steps: int) -> dict[str, Any]:
 def worlds_exist(worlds: str) -> bool:
     """The shared catalogue folder is there (the fixture built it)."""
     return (Path(worlds) / "vanilla" / "plains-1" / "level.dat").is_file()
+
+
+def budget_end(worlds: str) -> dict[str, Any]:
+    """A budget-2 episode: truncated at its second action; ``step`` after the end; a new ``reset`` after it."""
+    from gymnasium.error import ResetNeeded
+
+    env = _make("MirrorCraft-Diamond-v0", worlds, action_mode="discrete", budget=2)
+    out: dict[str, Any] = {"steps": []}
+    try:
+        _, info = env.reset(seed=21)
+        out["budget"] = info["budget"]
+        for action in (8, 11):  # mine oak logs, craft planks
+            _, reward, terminated, truncated, info = env.step(action)
+            out["steps"].append(
+                {"reward": reward, "terminated": terminated, "truncated": truncated, "info": info}
+            )
+        record = env.unwrapped.last_record
+        out["record"] = {
+            "actions_used": record.outcome.actions_used,
+            "end_reason": record.outcome.end_reason.value,
+            "score": record.outcome.score,
+            "ticks": [s.report.ticks_used for s in record.trajectory],
+            "calls": [s.call.name for s in record.trajectory],
+        }
+        try:
+            env.step(0)
+            out["after_end"] = "no error"
+        except ResetNeeded:
+            out["after_end"] = "ResetNeeded"
+        _, info = env.reset(seed=22)
+        out["reset_after_end"] = info["actions_used"]
+    finally:
+        env.close()
+    return out
