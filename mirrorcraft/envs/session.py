@@ -113,6 +113,7 @@ class EpisodeSession:
         self._waiter: defer.Deferred[None] | None = None
         self._run: defer.Deferred[EpisodeRecord] | None = None
         self.error: Any = None
+        self._last_score = 0  # Score at the last decision point (a fault record's score is 0: not a loss)
 
     def _agent(
         self, identity: EpisodeIdentity, settings: RunnerSettings, notes: RunNotes
@@ -198,8 +199,6 @@ class EpisodeSession:
         if self.reveal_hidden:
             encounters = [e.model_dump(mode="json") for e in await evaluator.encounters()]
         return DecisionPoint(self.observation, k, score, finished=False, encounters=encounters)
-
-    _last_score = 0
 
 
 __all__ = ["AGENT_REGISTRY_ID", "DecisionPoint", "EpisodeAborted", "EpisodeSession", "PolicyBridge"]

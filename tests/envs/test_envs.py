@@ -134,3 +134,18 @@ def test_the_budget_truncates_and_the_record_is_the_benchmarks(
     assert all(t > 0 for t in out["record"]["ticks"])  # the record keeps the game ticks the observation hides
     assert first["info"]["report"]["ticks_used"] == 0
     assert out["after_end"] == "ResetNeeded" and out["reset_after_end"] == 0
+
+
+@pytest.mark.slow
+def test_the_same_seed_and_actions_give_the_same_observations(
+    child: ProcessPoolExecutor, worlds: str
+) -> None:
+    # logs, planks, sticks, table, place it, wooden pickaxe, stone, stone pickaxe, explore, dig down
+    actions = [8, 11, 14, 16, 18, 19, 21, 23, 0, 27]
+    out = child.submit(envs_checks.same_actions_twice, worlds, actions, 31).result(timeout=600)
+    a, b = out["texts"]
+    assert len(a) == len(b) == len(actions) + 1
+    for k, (x, y) in enumerate(zip(a, b, strict=True)):
+        assert x == y, f"observation after action {k} differs"
+    assert out["rewards"][0] == out["rewards"][1] and sum(out["rewards"][0]) == out["scores"][0]
+    assert out["milestone_flags"][0] == out["milestone_flags"][1]

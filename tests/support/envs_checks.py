@@ -231,3 +231,26 @@ def budget_end(worlds: str) -> dict[str, Any]:
     finally:
         env.close()
     return out
+
+
+def same_actions_twice(worlds: str, actions: list[int], seed: int) -> dict[str, Any]:
+    """The same seed and discrete actions in two episodes: every observation text and the two records."""
+    env = _make("MirrorCraft-Diamond-v0", worlds, action_mode="discrete")
+    runs, rewards, scores, flags = [], [], [], []
+    try:
+        for _ in range(2):
+            obs, _ = env.reset(seed=seed)
+            texts, got = [obs["text"]], []
+            for a in actions:
+                obs, reward, terminated, truncated, info = env.step(a)
+                texts.append(obs["text"])
+                got.append(reward)
+                if terminated or truncated:
+                    break
+            runs.append(texts)
+            rewards.append(got)
+            scores.append(info["score"])
+            flags.append(obs["milestones"].tolist())
+    finally:
+        env.close()
+    return {"texts": runs, "rewards": rewards, "scores": scores, "milestone_flags": flags}
