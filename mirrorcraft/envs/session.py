@@ -80,6 +80,8 @@ class PolicyBridge(Agent):
         self.session.observation = observation
 
     async def decide(self) -> SkillCall | PolicyError:
+        if self.session.aborted:  # abort() came while a call ran (the caller was interrupted mid-step)
+            raise EpisodeAborted("the env was reset or closed mid-episode")
         pending: defer.Deferred[SkillCall | PolicyError] = defer.Deferred()
         self.session.pending = pending
         self.session.reached()
@@ -113,6 +115,7 @@ class EpisodeSession:
         self._waiter: defer.Deferred[None] | None = None
         self._run: defer.Deferred[EpisodeRecord] | None = None
         self.error: Any = None
+        self.aborted = False
         self._last_score = 0  # Score at the last decision point (a fault record's score is 0: not a loss)
 
     def _agent(
@@ -166,6 +169,7 @@ class EpisodeSession:
         """End the episode now (reset or close mid-episode): the runner tears the server down."""
         if self._run is None:
             return None
+        self.aborted = True  # a decide() still to come ends the episode too
         if self.pending is not None:
             pending, self.pending = self.pending, None
             pending.errback(EpisodeAborted("the env was reset or closed mid-episode"))
