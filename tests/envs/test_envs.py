@@ -1,7 +1,7 @@
 """The Gymnasium environments against the real embedded server (lockstep, unpaced) on 127.0.0.1.
 
 One small catalogue world (``plains-1``, radius 48, and its Mirror copy M03 derived from it) is built
-once for the module. The env calls run in one spawned worker process (support/envs_checks.py says why);
+once for the module, and the Mushroom War arena for the team env. The env calls run in one spawned worker process (support/envs_checks.py says why);
 the vector env spawns its own two workers. Default tier, about 100 s on one core.
 """
 
@@ -149,3 +149,38 @@ def test_the_same_seed_and_actions_give_the_same_observations(
         assert x == y, f"observation after action {k} differs"
     assert out["rewards"][0] == out["rewards"][1] and sum(out["rewards"][0]) == out["scores"][0]
     assert out["milestone_flags"][0] == out["milestone_flags"][1]
+
+
+@pytest.fixture(scope="module")
+def arenas(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from mirrorcraft.worlds.arenas.build import build_arena
+
+    out = tmp_path_factory.mktemp("env-arenas")
+    build_arena("mushroom_war", out)  # one arena: the team env's tests play only this one
+    return str(out)
+
+
+@pytest.mark.slow
+def test_check_env_passes_on_the_team_env(child: ProcessPoolExecutor, arenas: str) -> None:
+    out = child.submit(envs_checks.team_check_env, arenas).result(timeout=400)
+    assert out["warnings"] == []
+
+
+def test_a_team_episode_ends_at_time_up_with_the_score_difference(
+    child: ProcessPoolExecutor, arenas: str
+) -> None:
+    out = child.submit(envs_checks.team_episode, arenas).result(timeout=300)
+    assert out["reset_info"]["player"] == "Ryn" and out["first"]["player"] == "Ryn"
+    steps = out["steps"]
+    assert steps[0]["info"]["call"]["name"] == "mine"
+    assert steps[1]["info"]["status"] == "success" and steps[1]["info"]["message"] == "waited one game second"
+    assert steps[2]["info"]["status"] == "failure" and steps[2]["info"]["reason"] == "unparseable"
+    last = steps[-1]
+    assert last["truncated"] and not any(s["terminated"] for s in steps)
+    assert all(s["reward"] == 0 for s in steps[:-1])
+    outcome = out["record"]["outcome"]
+    assert last["reward"] == outcome["red"] - outcome["blue"] and outcome["end_reason"] == "time_up"
+    assert out["record"]["tested"] == "gymnasium" and out["record"]["side"] == "red"
+    assert out["record"]["ryn"][0] == "mine"  # the controlled player's call is in the team record
+    assert "crashed" not in out["record"]["faults"]
+    assert out["after_end"] == "ResetNeeded"

@@ -61,6 +61,10 @@ def test_the_three_ids_are_registered() -> None:
         assert gym.spec(env_id).entry_point == f"mirrorcraft.envs.core:{cls.__name__}"
         assert gym.spec(env_id).max_episode_steps is None  # the env truncates at its own budget
     assert [c.task.value for c in envs.ENV_IDS.values()] == ["iron_armor", "diamond", "enchantment"]
+    for env_id, cls in envs.TEAM_ENV_IDS.items():
+        assert gym.spec(env_id).entry_point == f"mirrorcraft.envs.team:{cls.__name__}"
+        assert gym.spec(env_id).nondeterministic  # free-running: the game goes on while the caller thinks
+    assert {c.scenario for c in envs.TEAM_ENV_IDS.values()} == {"mushroom_war", "dash_and_dine"}
 
 
 def test_the_menu_is_valid_offered_calls_without_repeats() -> None:
@@ -169,3 +173,38 @@ def test_the_docs_menu_table_is_the_menu() -> None:
         for i, e in enumerate(envs.action_menu())
     ]
     assert rows == expected
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"side": "green"}, "side"),
+        ({"mate": "nobody"}, "not a built-in team system"),
+        ({"opponent": "nobody"}, "not a built-in team system"),
+        ({"game_seconds": 0}, "game_seconds"),
+        ({"tick_rate": 0}, "tick_rate"),
+    ],
+)
+def test_bad_team_env_arguments_are_refused_before_anything_starts(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        envs.MushroomWarEnv(**kwargs)
+
+
+def test_the_team_text_bound_holds_a_worst_case_team_observation() -> None:
+    from mirrorcraft.contracts.team_observation import TeamObservation
+    from mirrorcraft.envs.team import max_team_chars, team_text
+
+    payload = {
+        k: v for k, v in worst_case_payload(task_spec("diamond")).items() if k not in ("task", "biome")
+    }
+    payload |= {
+        "player": "Ryn",
+        "side": "red",
+        "teammate": "Raze",
+        "sidebar": {"title": "é" * 500, "scores": [{"holder": "x" * 60, "score": -(10**12)}] * 15},
+        "chat": [{"t": 10**6, "sender": "Ryn", "channel": "team", "text": "\x01" * 900}] * 10,
+        "time_left_s": 12.5,
+    }
+    text = team_text(TeamObservation.model_validate(payload))
+    assert len(text) <= max_team_chars() and set(text) <= set(JSON_CHARSET)
+    assert len(json.loads(text)["chat"][0]["text"]) == 256  # clipped to vanilla's chat line length

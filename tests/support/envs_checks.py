@@ -254,3 +254,60 @@ def same_actions_twice(worlds: str, actions: list[int], seed: int) -> dict[str, 
     finally:
         env.close()
     return {"texts": runs, "rewards": rewards, "scores": scores, "milestone_flags": flags}
+
+
+def team_check_env(arenas: str) -> dict[str, Any]:
+    """``check_env`` on the Mushroom War env (short episodes, accelerated); returns the checker's warnings."""
+    import gymnasium as gym
+    from gymnasium.utils.env_checker import check_env
+
+    import mirrorcraft.envs  # noqa: F401 - registers the ids
+
+    t0 = time.monotonic()
+    env = gym.make("PillagerBench-MushroomWar-v0", arenas_dir=arenas, game_seconds=30, tick_rate=100)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(env.unwrapped)
+    finally:
+        env.close()
+    found = [str(w.message) for w in caught if "WARN:" in str(w.message) or "ERROR:" in str(w.message)]
+    return {"warnings": found, "seconds": time.monotonic() - t0}
+
+
+def team_episode(arenas: str) -> dict[str, Any]:
+    """A short Mushroom War episode: the controlled player mines and waits until time-up."""
+    import gymnasium as gym
+
+    import mirrorcraft.envs  # noqa: F401
+
+    env = gym.make("PillagerBench-MushroomWar-v0", arenas_dir=arenas, game_seconds=8, tick_rate=100)
+    out: dict[str, Any] = {"steps": []}
+    try:
+        obs, info = env.reset(seed=4)
+        out["reset_info"] = info
+        out["first"] = json.loads(obs["text"])
+        mine = json.dumps({"skill": "mine", "args": {"block": "red_mushroom_block", "count": 1}})
+        for k in range(200):
+            action = mine if k == 0 else ("wait" if k % 2 else "not a call")
+            obs, reward, terminated, truncated, info = env.step(action)
+            out["steps"].append(
+                {"reward": reward, "terminated": terminated, "truncated": truncated, "info": info}
+            )
+            if terminated or truncated:
+                break
+        rec = env.unwrapped.last_record
+        out["record"] = {
+            "tested": rec.identity.tested.id,
+            "side": rec.identity.tested_side,
+            "outcome": rec.outcome.model_dump(mode="json"),
+            "ryn": [a.call.name for t in rec.trajectories if t.player == "Ryn" for a in t.actions],
+            "faults": [f.kind for f in rec.agent_faults],
+        }
+        try:
+            env.step("wait")
+        except gym.error.ResetNeeded:
+            out["after_end"] = "ResetNeeded"
+    finally:
+        env.close()
+    return out
