@@ -160,7 +160,6 @@ def arenas(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(out)
 
 
-@pytest.mark.slow
 def test_check_env_passes_on_the_team_env(child: ProcessPoolExecutor, arenas: str) -> None:
     out = child.submit(envs_checks.team_check_env, arenas).result(timeout=400)
     assert out["warnings"] == []
