@@ -141,7 +141,9 @@ class TeamSession:
         self._raise()
 
     async def act(self, call: SkillCall | None) -> None:
-        if self.pending is None:  # time ran out while the caller thought: the record is (being) made
+        if self.pending is None or self.pending.called:
+            # time ran out while the caller thought (the runner's drain may have cancelled the turn): the
+            # record is made or being made, and the call is not run
             if self.record is None and self.error is None:
                 self._waiter = waiter = defer.Deferred()
                 await waiter
