@@ -426,9 +426,17 @@ class EpisodeRunner:
         *,
         on_server_started: Callable[[Any], None] | None = None,
         wrap_agent: Callable[[Any, EpisodeIdentity], Any] | None = None,
+        agent_factory: Callable[[EpisodeIdentity, RunnerSettings, RunNotes], tuple[Any, list[str] | None]]
+        | None = None,
     ) -> None:
         self.settings = settings or RunnerSettings()
         self.last_notes: RunNotes | None = None
+        #: The running episode's evaluator (hidden from the agent): read by ``mirrorcraft.envs`` for its
+        #: per-step Score and the opt-in rule encounters.
+        self.last_evaluator: Any = None
+        #: Builds the agent instead of :func:`build_agent` (``mirrorcraft.envs`` plugs in the Gymnasium
+        #: caller's actions); same arguments and result as :func:`build_agent`.
+        self.agent_factory = agent_factory
         #: Called with the started server wrapper (``.embedded`` is the EmbeddedServer in-process): a hook
         #: for tools and fault-injection tests; it must not change the game for a real episode.
         self.on_server_started = on_server_started
@@ -517,6 +525,7 @@ class EpisodeRunner:
                 return t if t is not None else int((time.monotonic() - t0) * tick_rate)
 
             evaluator = server.evaluator(control, body.advancements.done, ticks)
+            self.last_evaluator = evaluator
             notes.evaluator_basis = evaluator.basis
             await evaluator.begin(identity)
             try:
@@ -550,7 +559,7 @@ class EpisodeRunner:
             phase("controls")
             setup.release()
 
-            agent, cards = build_agent(identity, settings, notes)
+            agent, cards = (self.agent_factory or build_agent)(identity, settings, notes)
             if self.wrap_agent is not None:
                 agent = self.wrap_agent(agent, identity)
             skills = SkillSet(body, ticks_per_second=settings.tick_rate)
