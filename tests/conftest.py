@@ -111,6 +111,7 @@ LONGEST_FIRST = (
     "study/test_runner_episode.py",
     "server/test_early_route.py",
     "skills/test_skills_embedded.py",
+    "envs/test_envs.py",
 )
 
 
