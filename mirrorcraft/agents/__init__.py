@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from mirrorcraft.agents import team_cot as _team_cot  # noqa: F401 - registers the LLM team systems
 from mirrorcraft.agents import team_opponents as _team_opponents  # noqa: F401 - registers the team opponents
 from mirrorcraft.agents.adam import AdamAgent
 from mirrorcraft.agents.base import LLMAgent

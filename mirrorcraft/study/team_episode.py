@@ -42,7 +42,7 @@ from pathlib import Path
 from twisted.internet import defer, reactor, task
 
 from mirrorcraft.agents.teams import GameBriefing, TeamPolicy
-from mirrorcraft.contracts import SKILL_NAMES, Controls
+from mirrorcraft.contracts import SKILL_NAMES, Controls, PolicyError
 from mirrorcraft.contracts.team_observation import shows_time_left
 from mirrorcraft.contracts.teams import (
     SIDES,
@@ -129,6 +129,8 @@ async def run_team_episode(
     judges: list[Body] = []
     faults: list[AgentFault] = []
     actions: dict[str, list[TeamAction]] = {p: [] for side in SIDES for p in TEAM_PLAYERS[side]}
+    #: policy errors of each player not yet filed under an action (the trailing ones at the end)
+    pending_errors: dict[str, list[PolicyError]] = {p: [] for side in SIDES for p in TEAM_PLAYERS[side]}
     chat: list[ChatMessage] = []
     try:
         judges = await connect_judge_players(server, spec)
@@ -159,7 +161,7 @@ async def run_team_episode(
         broken: set[str] = set()  # sides whose system raised in pre_game: their players stand still
         for side in SIDES:
             try:
-                policies[side].pre_game(
+                await policies[side].apre_game(
                     GameBriefing(
                         identity.scenario,
                         side,
@@ -167,6 +169,7 @@ async def run_team_episode(
                         identity.block_index,
                         identity.seed,
                         facts=facts,
+                        episode_id=identity.episode_id,
                     )  # fmt: skip
                 )
             except Exception as err:  # noqa: BLE001 - a system's bug is an agent fault, not an infrastructure one
@@ -247,6 +250,11 @@ async def run_team_episode(
                     faults.append(AgentFault(player=name, side=side, kind="crashed", t=elapsed(),
                                              message=f"{type(err).__name__}: {err}"))  # fmt: skip
                     return
+                finally:  # an LLM system's unusable answers and timed-out calls, filed for this player only
+                    pending_errors[name].extend(policy.take_policy_errors(name))
+                    faults.extend(AgentFault(player=name, side=side, kind=kind, t=round(asked, 3),  # type: ignore[arg-type]
+                                             message=message)
+                                  for kind, message in policy.take_faults(name))  # fmt: skip
                 if done():
                     return
                 if call is None:
@@ -258,9 +266,11 @@ async def run_team_episode(
                 report, sig = await skills.execute(call)
                 actions[name].append(
                     TeamAction(
-                        index=len(actions[name]) + 1, t=round(t, 3), call=call, signature=sig, report=report
+                        index=len(actions[name]) + 1, t=round(t, 3), call=call, signature=sig, report=report,
+                        policy_errors=pending_errors[name],
                     )
-                )
+                )  # fmt: skip
+                pending_errors[name] = []
                 history.record(call, report)
 
         players = [defer.ensureDeferred(play(side, n)) for side in SIDES for n in TEAM_PLAYERS[side]]
@@ -278,12 +288,17 @@ async def run_team_episode(
                               seconds_played=limit)  # fmt: skip
         for side in SIDES:
             try:
-                policies[side].post_game(outcome)
+                await policies[side].apost_game(outcome)
             except Exception as err:  # noqa: BLE001 - recorded; the record and the study go on
                 log.exception("team system %s crashed in post_game", policies[side].system.id)
                 faults.extend(AgentFault(player=p, side=side, kind="crashed", t=float(limit),
                                          message=f"post_game: {type(err).__name__}: {err}")
                               for p in TEAM_PLAYERS[side])  # fmt: skip
+        usage = {}  # the model calls, tokens and cost of each side's system (its post_game calls included)
+        for side in SIDES:
+            spent = policies[side].usage()
+            if spent is not None:
+                usage[side] = spent
         return TeamEpisodeRecord(
             episode_id=identity.episode_id,
             seed=identity.seed,
@@ -291,12 +306,13 @@ async def run_team_episode(
             scores=scores,
             outcome=outcome,
             trajectories=[
-                AgentTrajectory(player=p, side=side, actions=actions[p])
+                AgentTrajectory(player=p, side=side, actions=actions[p], trailing_policy_errors=pending_errors[p])
                 for side in SIDES
                 for p in TEAM_PLAYERS[side]
             ],
             chat=[c for c in chat if c.t <= limit + 1],
             agent_faults=faults,
+            usage=usage,
         )
     finally:
         for b in [*bodies.values(), *judges]:
