@@ -306,7 +306,9 @@ async def run_team_episode(
             scores=scores,
             outcome=outcome,
             trajectories=[
-                AgentTrajectory(player=p, side=side, actions=actions[p], trailing_policy_errors=pending_errors[p])
+                AgentTrajectory(
+                    player=p, side=side, actions=actions[p], trailing_policy_errors=pending_errors[p]
+                )
                 for side in SIDES
                 for p in TEAM_PLAYERS[side]
             ],
