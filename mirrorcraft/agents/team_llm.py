@@ -29,13 +29,21 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from mirrorcraft.agents.errors import ReplayMismatchError
-from mirrorcraft.agents.llm import LiteLLMBackend, LLMClient, LLMError, LLMSettings, Purpose
+from mirrorcraft.agents.llm import (
+    LiteLLMBackend,
+    LLMClient,
+    LLMError,
+    LLMSettings,
+    Purpose,
+    import_litellm,
+)
 from mirrorcraft.agents.parsing import extract_json_object, parse_action
 from mirrorcraft.agents.prompting import load_template, render, render_skills, template_version
 from mirrorcraft.agents.team_replay import TeamReplayBackend
@@ -118,6 +126,28 @@ def render_call(call: SkillCall | None) -> str:
     if call is None:
         return json.dumps({"skill": WAIT})
     return json.dumps({"skill": call.name, "args": call.args}, sort_keys=True, separators=(",", ":"))
+
+
+async def off_loop(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in a thread: ``asyncio.to_thread`` in an asyncio task, ``deferToThread`` on a running
+    Twisted reactor, else a plain call (as :meth:`~mirrorcraft.agents.llm.LLMClient.acomplete` chooses)."""
+    import asyncio
+    import sys
+
+    try:
+        in_task = asyncio.current_task() is not None
+    except RuntimeError:
+        in_task = False
+    if in_task:
+        return await asyncio.to_thread(fn, *args)
+    if "twisted.internet.reactor" in sys.modules:
+        from twisted.internet import reactor
+
+        if getattr(reactor, "running", False):
+            from twisted.internet.threads import deferToThread
+
+            return await deferToThread(fn, *args)
+    return fn(*args)
 
 
 class _Unrecorded:
@@ -205,6 +235,13 @@ class LLMTeamPolicy(TeamPolicy):
         self.failures = {p: 0 for p in briefing.players}
         self.steps = {p: 0 for p in briefing.players}
         self.feedback = {p: "" for p in briefing.players}
+
+    async def apre_game(self, briefing: GameBriefing) -> None:
+        """:meth:`pre_game`, then litellm imported off the event loop before the clock starts (its import
+        takes seconds, which a first call would otherwise spend in game time; nothing to import on replay)."""
+        self.pre_game(briefing)
+        if self.runtime.replay_dir is None:
+            await off_loop(import_litellm)
 
     def usage(self) -> Usage | None:
         calls = [c for client in self.clients.values() for c in client.meter.calls]
