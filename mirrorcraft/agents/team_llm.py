@@ -45,7 +45,7 @@ from mirrorcraft.agents.llm import (
     import_litellm,
 )
 from mirrorcraft.agents.parsing import extract_json_object, parse_action
-from mirrorcraft.agents.prompting import load_template, render, render_skills, template_version
+from mirrorcraft.agents.prompting import load_template, render, render_skills, templates_digest
 from mirrorcraft.agents.team_replay import TeamReplayBackend
 from mirrorcraft.agents.teams import GameBriefing, TeamLLMRuntime, TeamPolicy
 from mirrorcraft.contracts import (
@@ -59,12 +59,12 @@ from mirrorcraft.contracts import (
 from mirrorcraft.contracts.teams import TeamSystem, other_side
 from mirrorcraft.errors import ContractError
 
+#: Hand-bumped version of the team prompt templates (``team_*.md``), recorded with the hash of every template.
+TEAM_PROMPT_TEMPLATE_VERSION = 1
 #: The client of the system's own calls between episodes (tactics, opponent model, reviews).
 TEAM_CLIENT = "team"
 #: The pseudo-skill that lets one game second pass.
 WAIT = "wait"
-#: Human names of the scenarios (the prompts' wording).
-SCENARIO_TITLES = {"mushroom_war": "Mushroom War", "dash_and_dine": "Dash & Dine"}
 
 
 class TeamLLMSettings(BaseModel):
@@ -190,8 +190,17 @@ class LLMTeamPolicy(TeamPolicy):
 
     @property
     def prompt_template_version(self) -> str:
-        """``<configuration>/v<N>/<hash>`` of the prompt templates (docs/prompts.md)."""
-        return template_version(f"team-{self.configuration}")
+        """``team-<configuration>/v<N>/<hash>``: N is :data:`TEAM_PROMPT_TEMPLATE_VERSION`, the hash the one
+        over every template file (:func:`~mirrorcraft.agents.prompting.templates_digest`; docs/prompts.md)."""
+        return f"team-{self.configuration}/v{TEAM_PROMPT_TEMPLATE_VERSION}/{templates_digest()}"
+
+    def checkpoint(self) -> dict[str, Any]:
+        """The prompt template version and the log of the system's own failed calls (what a stateless LLM
+        system keeps; the learning systems add their state)."""
+        return {"prompt_template_version": self.prompt_template_version, "log": list(self.log)}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        self.log = deque(state.get("log", []), maxlen=self.log.maxlen)
 
     def configure_llm(self, runtime: TeamLLMRuntime) -> None:
         self.runtime = runtime
@@ -345,7 +354,7 @@ class LLMTeamPolicy(TeamPolicy):
 
 
 __all__ = [
-    "SCENARIO_TITLES",
+    "TEAM_PROMPT_TEMPLATE_VERSION",
     "TEAM_CLIENT",
     "WAIT",
     "LLMTeamPolicy",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import pytest_twisted
 from support.llm_endpoint import FakeOpenAI, Reply
 
@@ -101,3 +102,41 @@ async def test_a_cot_episode_is_recorded_per_player_and_replays_the_same_calls(
     for p in red:
         assert [a.call for a in red2[p].actions] == [a.call for a in red[p].actions]
     assert record2.usage == record.usage
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["tacticrafter", "react", "reflexion"])
+@pytest_twisted.ensureDeferred
+async def test_each_learning_system_plays_two_real_episodes_of_a_block(
+    name: str, arena_saves: Path, tmp_path: Path
+) -> None:
+    """tacticrafter, react and reflexion against ``passive`` for a block of two real episodes, one system object
+    (the calls between episodes on the reactor's threads): no fault, usage recorded, the state carried over."""
+    harvest = json.dumps({"thought": "Harvest.", "skill": "mine",
+                          "args": {"block": "minecraft:red_mushroom_block", "count": 1}})  # fmt: skip
+    coach = json.dumps({"tactics": ["1. Ryn: harvest our caps.", "2. Raze: clear our slime."],
+                        "opponent_tactics": "They clear slime.", "lessons": [{"text": "Harvest more."}]})  # fmt: skip
+    system = TeamSystem(id=name, settings={"max_steps": 2}, model=ModelSettings(name=MODEL, temperature=0))
+    with FakeOpenAI([Reply.chat(harvest)]) as api:
+        runtime = TeamLLMRuntime(models={MODEL: LLMRuntime(api_base=api.base_url)})
+        policy = make_team_policy(system, runtime)
+        records = []
+        for index in (0, 1):
+            identity = TeamEpisodeIdentity(
+                scenario="mushroom_war", tested=system, opponent=TeamSystem(id="passive"), tested_side="red",
+                repeat=0, block_index=index, block_length=2, game_seconds=8,
+            )  # fmt: skip
+            policies = {"red": policy, "blue": make_team_policy(TeamSystem(id="passive"))}
+            (tmp_path / str(index)).mkdir()
+            # tacticrafter's first game: every answer is the coach's (its players' answers are then policy errors)
+            api.replies = [Reply.chat(coach if name == "tacticrafter" and index == 0 else harvest)]
+            records.append(await run_team_episode(identity, policies, arenas=arena_saves,
+                                                  workdir=tmp_path / str(index), tick_rate=100))  # fmt: skip
+    for r in records:
+        assert r.agent_faults == [] and r.usage["red"].model_calls >= 2, (r.agent_faults, r.usage)
+    state = policy.checkpoint()
+    assert state["prompt_template_version"].startswith(f"team-{name}/v")
+    if name == "tacticrafter":
+        assert state["episodes_played"] == 2 and len(state["outcomes"]) == 2 and state["tactics"]
+    if name == "reflexion":
+        assert state["episodes_played"] == 2 and len(state["review_log"]) >= 2
