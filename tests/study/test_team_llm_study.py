@@ -1,24 +1,31 @@
-"""A side-balanced mini-study of ``cot`` against the scripted ``passive`` opponent through ``teams study``, on the embedded server: first recorded against a local
-OpenAI-compatible endpoint (litellm's real HTTP path; the only fake is the model), then the same grid run
-into a fresh folder **on the replayed answers** (no endpoint), and ``report`` on that folder. 2 episodes (red
-and blue; no ``do_nothing`` baseline, to keep the default tier short: S is then not computed) of 8 game seconds
-at 50 ticks/s per study, the blocks in the driver (``--workers 0``)."""
+"""A side-balanced mini-study of ``cot`` against the scripted ``passive`` opponent on the embedded server, on
+replayed answers: the grid's two episodes (cot red, cot blue; no ``do_nothing`` baseline, to keep the default
+tier short, so S is not computed) are first played here against a local OpenAI-compatible endpoint (litellm's
+real HTTP path; the only fake is the model) recording every call, then ``teams study`` runs the grid into a
+fresh folder answering every call from the recording (no endpoint), and ``report`` reads that folder. 10 game
+seconds per episode; at 50 ticks/s, the study with its blocks in the driver (``--workers 0``)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest_twisted
 from support.llm_endpoint import FakeOpenAI, Reply
 from support.team_study_support import run, study_env, teams_study_cmd, write_grid
+from twisted.internet import threads
 
+from mirrorcraft.agents.llm import LLMRuntime
+from mirrorcraft.agents.teams import TeamLLMRuntime, make_team_policy
 from mirrorcraft.contracts.teams import read_team_record
 from mirrorcraft.run import main
+from mirrorcraft.study.team_episode import run_team_episode
+from mirrorcraft.study.team_grid import load_team_grid
 
 MODEL = "openai/fake-team-model"
 STEPS = 2
-#: Slower than the scripted mini-study's 200: the world runs on during a model call, and each player must
-#: reach its STEPS calls within the episode in the recording run too.
+#: The recording's pace, slower than the scripted mini-study's 200: the world runs on during a model call, and
+#: each player must reach its STEPS calls within the episode. The replayed study runs at the same pace.
 TICK_RATE = "50"
 
 
@@ -27,33 +34,44 @@ def _records(out: Path) -> dict[str, object]:
     return {r.episode_id: r for r in (read_team_record(line) for line in lines)}
 
 
-def test_a_side_balanced_cot_mini_study_on_replayed_answers_and_its_report(tmp_path: Path) -> None:
+async def _record(grid: Path, arenas: Path, rec: Path, work: Path, api: FakeOpenAI) -> dict[str, object]:
+    """Play the grid's episodes here against the endpoint, recording every model call into ``rec``."""
+    runtime = TeamLLMRuntime(models={MODEL: LLMRuntime(api_base=api.base_url)}, record_dir=rec)
+    out = {}
+    for k, identity in enumerate(load_team_grid(grid).expand()):
+        policies = {side: make_team_policy(identity.system_of(side), runtime) for side in ("red", "blue")}
+        (work / str(k)).mkdir(parents=True)
+        record = await run_team_episode(identity, policies, arenas=arenas, workdir=work / str(k),
+                                        tick_rate=float(TICK_RATE))  # fmt: skip
+        out[record.episode_id] = record
+    return out
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_side_balanced_cot_mini_study_on_replayed_answers_and_its_report(
+    tmp_path: Path, arena_saves: Path
+) -> None:
     cot = {"id": "cot", "settings": {"max_steps": STEPS}, "model": {"name": MODEL, "temperature": 0}}
     grid = write_grid(
         tmp_path / "grid.yaml", name="team-llm-mini", scenarios=["mushroom_war"], systems=[cot],
-        opponents={"mushroom_war": ["passive"]}, repeats=1, block_length=1, game_seconds=8, baselines=False,
+        opponents={"mushroom_war": ["passive"]}, repeats=1, block_length=1, game_seconds=10, baselines=False,
     )  # fmt: skip
-    env = study_env(tmp_path / "tmp")
-    rec, first, second = tmp_path / "calls", tmp_path / "recorded", tmp_path / "replayed"
+    rec, out = tmp_path / "calls", tmp_path / "study"
     explore = json.dumps(
         {"thought": "Look around.", "skill": "explore", "args": {"direction": "north", "distance": 8}}
     )
-    replies = [Reply.chat(explore, 80, 10)]  # every call (the endpoint repeats its last reply)
-    with FakeOpenAI(replies) as api:
-        one = run(teams_study_cmd(grid, first, "--workers", "0", "--tick-rate", TICK_RATE, "--api-base", api.base_url,
-                                  "--llm-record-dir", str(rec)), env)  # fmt: skip
-    assert one.returncode == 0, one.stdout + one.stderr
+    with FakeOpenAI([Reply.chat(explore, 80, 10)]) as api:  # every call (the endpoint repeats its last reply)
+        recorded = await _record(grid, arena_saves, rec, tmp_path / "work", api)
     assert len(api.requests) == 2 * 2 * STEPS  # two sides, two players, STEPS calls each
-    two = run(
-        teams_study_cmd(
-            grid, second, "--workers", "0", "--tick-rate", TICK_RATE, "--llm-replay-dir", str(rec)
-        ),
-        env,
-    )
+    # the study, on the replayed answers: no endpoint (a pytest process runs a reactor: the study is a subprocess)
+    env = study_env(tmp_path / "tmp")
+    cmd = teams_study_cmd(grid, out, "--workers", "0", "--tick-rate", TICK_RATE, "--llm-replay-dir", str(rec),
+                          "--worlds", str(arena_saves))  # fmt: skip
+    two = await threads.deferToThread(run, cmd, env)
     assert two.returncode == 0, two.stdout + two.stderr
     assert "2/2 episodes recorded" in two.stdout
 
-    recorded, replayed = _records(first), _records(second)
+    replayed = _records(out)
     assert set(recorded) == set(replayed) and len(replayed) == 2
     tested = [r for r in replayed.values() if r.identity.tested.id == "cot"]
     assert sorted(r.identity.tested_side for r in tested) == ["blue", "red"]  # side-balanced
@@ -72,10 +90,10 @@ def test_a_side_balanced_cot_mini_study_on_replayed_answers_and_its_report(tmp_p
         assert any(t.actions for t in r.trajectories if t.side == r.identity.opponent_side)
 
     assert (
-        main(["report", str(second), "--bootstrap", "100", "--no-plots"]) == 0
-    )  # in this process: no episode
-    md = (second / "report" / "teams.md").read_text()
+        main(["report", str(out), "--bootstrap", "100", "--no-plots"]) == 0
+    )  # no episode: fine in this process
+    md = (out / "report" / "teams.md").read_text()
     assert f"cot ({MODEL})" in md and "passive" in md
     assert "Model usage (study): 8 calls, 640 prompt + 80 completion tokens" in md
     assert f"  - cot ({MODEL}): 2 episodes, 8 calls" in md
-    assert (second / "report" / "teams_mushroom_war.csv").is_file()
+    assert (out / "report" / "teams_mushroom_war.csv").is_file()
