@@ -188,11 +188,14 @@ def cmd_teams_study(args: argparse.Namespace) -> int:
                 f"grid {grid.name}: unknown team system(s) {', '.join(unknown)}; known: "
                 f"{', '.join(sorted(TEAM_POLICIES))} (systems of your own: --import MODULE)"
             )
-        models = {s.model.name: s.model for s in grid.tested_systems() if s.model is not None}
-        models |= {
-            o.model.name: o.model for opp in grid.opponents.values() for o in opp if o.model is not None
-        }
+        systems = [*grid.tested_systems(), *(o for opp in grid.opponents.values() for o in opp)]
+        models = {s.model.name: s.model for s in systems if s.model is not None}
         llm = team_llm_runtime(args, list(models.values()), study=True)
+        from mirrorcraft.agents.teams import TeamLLMRuntime, make_team_policy
+
+        runtime = TeamLLMRuntime.model_validate(llm)
+        for system in systems:  # each system's settings and model are checked here, not in a worker
+            make_team_policy(system, runtime)
         out = Path(args.out) if args.out else Path("runs") / "teams" / grid.name
         check_team_run_dir(out, grid, resume=args.resume)
         ray_kwargs = {"address": args.address} if args.executor == "ray" else {}

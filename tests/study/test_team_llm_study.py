@@ -7,6 +7,8 @@ seconds per episode; at 50 ticks/s, the study with its blocks in the driver (``-
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from pathlib import Path
 
@@ -97,3 +99,29 @@ async def test_a_side_balanced_cot_mini_study_on_replayed_answers_and_its_report
     assert "Model usage (study): 8 calls, 640 prompt + 80 completion tokens" in md
     assert f"  - cot ({MODEL}): 2 episodes, 8 calls" in md
     assert (out / "report" / "teams_mushroom_war.csv").is_file()
+
+
+def test_usage_errors_of_llm_team_systems_exit_2_before_anything_starts(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    out = tmp_path / "out"
+    local = ["--api-base", "http://127.0.0.1:9/v1"]
+    cot = {"id": "cot", "model": {"name": MODEL}}
+    fields = {"name": "g", "scenarios": ["mushroom_war"], "opponents": {"mushroom_war": ["passive"]}}
+    bad = write_grid(tmp_path / "bad.yaml", systems=[cot | {"settings": {"max_stepz": 3}}], **fields)
+    good = write_grid(tmp_path / "good.yaml", systems=[cot], **fields)
+    cases = [
+        (["teams", "episode", "--red", "cot"], "team system cot calls a model: give one"),
+        (["teams", "episode", "--red", "cot", "--red-model", MODEL, *local, "--red-setting", "max_steps"],
+         "--red-setting 'max_steps': expected KEY=VALUE"),
+        (["teams", "episode", "--red", "cot", "--red-model", MODEL, *local, "--red-setting", "max_stepz=3"],
+         "team system cot: invalid settings: max_stepz"),
+        (["teams", "episode", "--red", "cot", "--red-model", MODEL], "environment variable OPENAI_API_KEY is not set"),
+        (["teams", "study", str(bad), *local], "team system cot: invalid settings: max_stepz"),
+        (["teams", "study", str(good)], "environment variable OPENAI_API_KEY is not set"),
+    ]  # fmt: skip
+    for argv, message in cases:
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            code = main([*argv, "--out", str(out)])
+        assert code == 2 and message in stderr.getvalue(), (argv, stderr.getvalue())
+        assert not out.exists()  # nothing built, written or started
