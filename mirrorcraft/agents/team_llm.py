@@ -56,6 +56,7 @@ from mirrorcraft.contracts import (
     Usage,
     serialize_team_observation,
 )
+from mirrorcraft.contracts.team_observation import find_team_leaks
 from mirrorcraft.contracts.teams import TeamSystem, other_side
 from mirrorcraft.errors import ContractError
 
@@ -329,7 +330,7 @@ class LLMTeamPolicy(TeamPolicy):
         assert self.briefing is not None
         mate = next(p for p in self.briefing.players if p != player)
         skills = [SKILL_SPECS[n] for n in SKILL_SPECS]
-        return render(
+        text = render(
             "team_system",
             player=player,
             side=self.briefing.side,
@@ -337,6 +338,12 @@ class LLMTeamPolicy(TeamPolicy):
             scenario=describe_scenario(self.briefing),
             skills=render_skills(skills),
         )
+        leaks = find_team_leaks(
+            text
+        )  # the briefing's facts reach the prompt: the observation's guard applies
+        if leaks:
+            raise ContractError(f"team system prompt would leak {', '.join(leaks)} to the model")
+        return text
 
     def turn_message(self, view: TeamObservation, memory: str, instruction: str) -> str:
         """The per-step user message: the player, its memory, the last rejection, the observation."""

@@ -38,6 +38,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from twisted.internet import defer, reactor, task
 
@@ -77,6 +78,19 @@ DRAIN_SECONDS = 15.0
 CHAT_KINDS = ("chat", "team", "team_sent", "emote", "announcement")
 #: Vanilla team colours of the two sides (``/team modify <team> color``).
 TEAM_COLOURS = {"red": "red", "blue": "blue"}
+
+
+def briefing_facts(spec: Any, variant: str) -> dict[str, Any]:
+    """The scenario's public description of an arena spec as played in ``variant`` (``GameBriefing.facts``):
+    the areas' centres, the team blocks, the judge players who take deliveries and where they stand, the points
+    of interest. Never the judge's rules or numbers."""
+    return {
+        "areas": {s: spec.teams[s].area.center for s in SIDES if spec.teams[s].area is not None},
+        "team_blocks": {role: dict(by_side) for role, by_side in spec.team_blocks.items()},
+        "judges": {j.team: j.name for j in spec.judges if j.team is not None},  # who takes deliveries
+        "judge_spots": {j.team: j.pos for j in spec.judges if j.team is not None},  # and where they stand
+        "points": spec.points(variant),  # the description's points of interest
+    }
 
 
 async def _sleep(seconds: float) -> None:
@@ -151,13 +165,7 @@ async def run_team_episode(
         await _sleep(0.5)  # the teleports confirmed, the chunks in view
         if setup is not None:
             setup(server)
-        facts = {  # the scenario's public description (GameBriefing.facts), never the judge's rules
-            "areas": {s: spec.teams[s].area.center for s in SIDES if spec.teams[s].area is not None},
-            "team_blocks": {role: dict(by_side) for role, by_side in spec.team_blocks.items()},
-            "judges": {j.team: j.name for j in spec.judges if j.team is not None},  # who takes deliveries
-            "judge_spots": {j.team: j.pos for j in spec.judges if j.team is not None},  # and where they stand
-            "points": spec.points(identity.arena_variant),  # the description's points of interest
-        }
+        facts = briefing_facts(spec, identity.arena_variant)
         broken: set[str] = set()  # sides whose system raised in pre_game: their players stand still
         for side in SIDES:
             try:

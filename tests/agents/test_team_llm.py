@@ -200,3 +200,25 @@ def test_observed_sections_are_masked_to_the_blank_line() -> None:
         mask_observed(text)
         == f"A\nCURRENT OBSERVATION (observed):\n{MASK}\n\nInstruction\nB (observed):\n{MASK}"
     )
+
+
+@pytest.mark.parametrize("scenario", ["mushroom_war", "dash_and_dine"])
+def test_the_scenario_description_comes_from_the_arena_and_never_names_the_variant(scenario: str) -> None:
+    from mirrorcraft.study.team_episode import briefing_facts
+    from mirrorcraft.worlds.arenas.spec import load_arena_spec
+
+    spec = load_arena_spec(scenario)
+    texts = {}
+    for variant in ("original", "mirrored"):
+        cot = make_team_policy(system())
+        cot.pre_game(
+            GameBriefing(scenario, "blue", ("Byte", "Blink"), 0, 1, facts=briefing_facts(spec, variant))
+        )
+        texts[variant] = cot.system_message("Blink")  # refuses a leak (find_team_leaks), else the text
+        for label, pos in spec.points(variant).items():
+            assert f"- {label}: {tuple(int(v) for v in pos)}" in texts[variant]
+    assert "mirror" not in texts["mirrored"].lower() and "original" not in texts["original"].lower()
+    goal = {"mushroom_war": "Mushroom War.", "dash_and_dine": "Dash & Dine."}[scenario]
+    assert all(goal in t and "You are Blink" in t for t in texts.values())
+    if scenario == "dash_and_dine":  # the arena is not symmetric: the mirror moves the shared points
+        assert texts["original"] != texts["mirrored"]
