@@ -21,8 +21,10 @@ MirrorCraft configurations).
   after ``max_model_failures`` failures in a row it stops asking for the rest of the episode. So a hung
   endpoint costs at most ``max_model_failures`` × (attempts × timeout) per player. A replay mismatch is not a
   model failure: it raises (the replay is wrong, not the model).
-* **Usage**: :meth:`usage` sums the clients' meters for the current episode (reset in ``pre_game``), which the
-  episode writes to the team record's ``usage[side]``.
+* **Usage and the cost cap**: the clients share one :class:`~mirrorcraft.agents.llm.UsageMeter` (reset in
+  ``pre_game``), so :meth:`usage` is the side's episode usage, which the episode writes to the team record's
+  ``usage[side]``, and ``max_cost_usd`` caps the side's spending per episode (a refused call is a model
+  failure of that player: ``unresponsive``, naming the cap).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from mirrorcraft.agents.llm import (
     LLMError,
     LLMSettings,
     Purpose,
+    UsageMeter,
     import_litellm,
 )
 from mirrorcraft.agents.parsing import extract_json_object, parse_action
@@ -180,6 +183,9 @@ class LLMTeamPolicy(TeamPolicy):
         self.runtime = TeamLLMRuntime()
         self.llm_settings = LLMSettings.from_model_settings(system.model)
         self.clients: dict[str, LLMClient] = {}
+        #: The side's meter, shared by its clients (reset in ``pre_game``): the episode's usage, and what
+        #: ``max_cost_usd`` caps (the side's spending per episode, every player and the calls between episodes).
+        self.meter = UsageMeter()
         self._errors: dict[str, list[PolicyError]] = {}
         self._faults: dict[str, list[tuple[str, str]]] = {}
         self.failures: dict[str, int] = {}
@@ -217,13 +223,13 @@ class LLMTeamPolicy(TeamPolicy):
         """The client of ``who`` (a player, or :data:`TEAM_CLIENT`), set up for the current episode."""
         if who not in self.clients:
             self.clients[who] = LLMClient(self.llm_settings)
+            self.clients[who].meter = self.meter  # one meter per side: usage and the cost cap are the side's
             self._bind(who)
         return self.clients[who]
 
     def _bind(self, who: str) -> None:
         """Point ``who``'s client at this episode's recording or replay file and reset its meter."""
         c = self.clients[who]
-        c.meter.reset()
         name = f"{self.episode_key}.{who}.jsonl"
         rt = self.runtime
         c.record_path = rt.record_dir / name if rt.record_dir is not None else None
@@ -238,6 +244,7 @@ class LLMTeamPolicy(TeamPolicy):
     def pre_game(self, briefing: GameBriefing) -> None:
         super().pre_game(briefing)
         self.episode_key = briefing.episode_id or f"episode-{briefing.block_index}"
+        self.meter.reset()
         for who in list(self.clients):
             self._bind(who)
         self._errors = {p: [] for p in briefing.players}
@@ -254,13 +261,7 @@ class LLMTeamPolicy(TeamPolicy):
             await off_loop(import_litellm)
 
     def usage(self) -> Usage | None:
-        calls = [c for client in self.clients.values() for c in client.meter.calls]
-        return Usage(
-            model_calls=len(calls),
-            prompt_tokens=sum(c.prompt_tokens for c in calls),
-            completion_tokens=sum(c.completion_tokens for c in calls),
-            cost_usd=round(sum(c.cost_usd for c in calls), 10),
-        )
+        return self.meter.usage()
 
     # ---- the episode's drains ------------------------------------------------------------------------
 

@@ -222,3 +222,24 @@ def test_the_scenario_description_comes_from_the_arena_and_never_names_the_varia
     assert all(goal in t and "You are Blink" in t for t in texts.values())
     if scenario == "dash_and_dine":  # the arena is not symmetric: the mirror moves the shared points
         assert texts["original"] != texts["mirrored"]
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_cost_cap_is_the_sides_per_episode_shared_by_its_players() -> None:
+    """Prices 1e-4 $/token, 1 output token at most: a call's worst case is its prompt (~4.5k tokens: < $0.5).
+    Ryn's answer reports 20,000 prompt tokens ($2.0): with a $2.4 cap Raze's first call is refused before it is
+    made (the side's meter), recorded as Raze's model failure naming the cap; a new episode starts afresh."""
+    prices = {"input_cost_per_token": 1e-4, "output_cost_per_token": 1e-4, "max_cost_usd": 2.4}
+    capped = TeamSystem(id="cot", model=ModelSettings(name=MODEL, temperature=0.0, max_output_tokens=1))
+    with FakeOpenAI([Reply.chat(answer("wait"), prompt_tokens=20_000, completion_tokens=1)]) as api:
+        cot = make_team_policy(capped, runtime(api, llm=prices))
+        cot.pre_game(briefing())
+        await cot.act(view("Ryn"))
+        await cot.act(view("Raze"))
+        assert len(api.requests) == 1 and cot.take_faults("Ryn") == []
+        [(kind, message)] = cot.take_faults("Raze")
+        assert kind == "unresponsive" and "cost cap reached: $2.0001 spent of $2.4000 per episode" in message
+        assert cot.usage().cost_usd == pytest.approx(2.0001)
+        cot.pre_game(briefing(index=1))
+        await cot.act(view("Raze"))
+    assert len(api.requests) == 2 and cot.usage().model_calls == 1
