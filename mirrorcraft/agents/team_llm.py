@@ -20,7 +20,8 @@ MirrorCraft configurations).
   of that player at that moment (:meth:`take_faults`); the player waits one game second and asks again, and
   after ``max_model_failures`` failures in a row it stops asking for the rest of the episode. So a hung
   endpoint costs at most ``max_model_failures`` × (attempts × timeout) per player. A replay mismatch is not a
-  model failure: it raises (the replay is wrong, not the model).
+  model failure: it raises (the replay is wrong, not the model); a replay past its recording's end stops that
+  player's asking for the episode (logged; strict replays raise).
 * **Usage and the cost cap**: the clients share one :class:`~mirrorcraft.agents.llm.UsageMeter` (reset in
   ``pre_game``), so :meth:`usage` is the side's episode usage, which the episode writes to the team record's
   ``usage[side]``, and ``max_cost_usd`` caps the side's spending per episode (a refused call is a model
@@ -49,7 +50,7 @@ from mirrorcraft.agents.llm import (
 )
 from mirrorcraft.agents.parsing import extract_json_object, parse_action
 from mirrorcraft.agents.prompting import load_template, render, render_skills, templates_digest
-from mirrorcraft.agents.team_replay import TeamReplayBackend
+from mirrorcraft.agents.team_replay import ReplayExhaustedError, TeamReplayBackend
 from mirrorcraft.agents.teams import GameBriefing, TeamLLMRuntime, TeamPolicy
 from mirrorcraft.contracts import (
     SKILL_SPECS,
@@ -289,6 +290,12 @@ class LLMTeamPolicy(TeamPolicy):
             self.steps[who] = self.steps.get(who, 0) + 1
         try:
             response = await self.client(who).acomplete(messages, purpose)
+        except ReplayExhaustedError as err:
+            if self.runtime.replay_strict:
+                raise
+            self.failures[who] = self.settings.max_model_failures  # this player asks no more this episode
+            self.log.append(f"{self.episode_key} {who}: {err}; it asks no more this episode")
+            return None
         except ReplayMismatchError:
             raise
         except LLMError as err:

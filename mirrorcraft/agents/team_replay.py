@@ -11,7 +11,10 @@ section running to the next blank line (:data:`OBSERVED_SECTION`). :class:`TeamR
 recording in order, like the MirrorCraft replay, and compares each request with the recorded one **with the
 observed sections masked** (or whole, ``strict=True``): model, purpose, sampling settings, the system message,
 the scenario text, the player's own reasoning, the tactics and every instruction must be byte-identical; a
-difference names the call, the message and the character, and too many calls fail as in the MirrorCraft replay.
+difference names the call, the message and the character. A call past the recording's end raises
+:class:`ReplayExhaustedError`: without ``max_steps`` a replayed free-running episode can ask more often than the
+recorded one (no model latency), and the team systems then stop that player's asking for the episode (logged)
+unless the replay is strict.
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ def masked_digest(data: dict[str, Any]) -> str:
     return sha256_hex(canonical_json(masked_request(data)))
 
 
+class ReplayExhaustedError(ReplayMismatchError):
+    """Every recorded answer was used and the system asks again (a free-running replay can run faster than the
+    recording: :class:`~mirrorcraft.agents.team_llm.LLMTeamPolicy` then stops that player's asking, unless strict)."""
+
+
 class TeamReplayBackend:
     """A backend answering from one recording file in order (module docstring).
 
@@ -65,7 +73,7 @@ class TeamReplayBackend:
 
     def __call__(self, request: LLMRequest) -> LLMResponse:
         if self.position >= len(self.entries):
-            raise ReplayMismatchError(
+            raise ReplayExhaustedError(
                 f"replay {self.path}: call {self.position + 1} ({request.purpose}) was not recorded "
                 f"(the recording holds {len(self.entries)} calls)"
             )

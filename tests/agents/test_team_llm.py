@@ -180,8 +180,13 @@ async def test_record_then_replay_per_player_files(tmp_path: Path) -> None:
     again = make_team_policy(system(), TeamLLMRuntime(replay_dir=rec))
     again.pre_game(briefing())
     assert [await again.act(view("Ryn", red_mushroom=1)), await again.act(view("Raze"))] == calls
+    assert await again.act(view("Ryn")) is None  # past the recording's end: Ryn asks no more (logged)
+    assert "was not recorded" in again.log[-1] and await again.act(view("Ryn")) is None
+    strict_end = make_team_policy(system(), TeamLLMRuntime(replay_dir=rec, replay_strict=True))
+    strict_end.pre_game(briefing())
+    await strict_end.act(view("Ryn"))
     with pytest.raises(ReplayMismatchError, match="was not recorded"):
-        await again.act(view("Ryn"))
+        await strict_end.act(view("Ryn"))
     # strict replay compares the observation too
     strict = make_team_policy(system(), TeamLLMRuntime(replay_dir=rec, replay_strict=True))
     strict.pre_game(briefing())
