@@ -6,7 +6,11 @@ What is checked: one model call per player step, each player's calls in its own 
 is a policy error of the one player that got it (raw text kept in the record), its team mate and the episode
 go on; the record's usage holds the side's calls and tokens; the replay makes the same model calls (the
 requests equal outside the observed sections, which depend on game timing in a free-running episode; see
-``mirrorcraft.agents.team_replay``) and the same skill calls, and consumes every recorded answer."""
+``mirrorcraft.agents.team_replay``) and the same skill calls, and consumes every recorded answer.
+
+Also: the episode's wiring of a system's hooks (a stand-in system, no model): its policy errors filed under the
+player's next action or as trailing errors, its model failures as agent faults at the moment they happened, its
+usage in the record. Slow tier: tacticrafter, react and reflexion each play a real block of two episodes."""
 
 from __future__ import annotations
 
@@ -19,8 +23,14 @@ from support.llm_endpoint import FakeOpenAI, Reply
 
 from mirrorcraft.agents.llm import LLMRuntime
 from mirrorcraft.agents.team_replay import masked_request
-from mirrorcraft.agents.teams import TeamLLMRuntime, make_team_policy
-from mirrorcraft.contracts import ModelSettings
+from mirrorcraft.agents.teams import (
+    TEAM_POLICIES,
+    TeamLLMRuntime,
+    TeamPolicy,
+    make_team_policy,
+    register_team_policy,
+)
+from mirrorcraft.contracts import ModelSettings, PolicyError, SkillCall, TeamObservation, Usage
 from mirrorcraft.contracts.teams import TeamEpisodeIdentity, TeamSystem, read_team_record
 from mirrorcraft.study.team_episode import run_team_episode
 
@@ -141,3 +151,72 @@ async def test_each_learning_system_plays_two_real_episodes_of_a_block(
         assert state["episodes_played"] == 2 and len(state["outcomes"]) == 2 and state["tactics"]
     if name == "reflexion":
         assert state["episodes_played"] == 2 and len(state["review_log"]) >= 2
+
+
+class _Noisy(TeamPolicy):
+    """A stand-in for an LLM system at the episode's hooks (no model: what is checked is the episode's wiring).
+    Ryn's first step yields a policy error and a model failure and waits; its second says a line; Raze waits."""
+
+    id = "test_noisy_llm"
+
+    def __init__(self, system: TeamSystem) -> None:
+        super().__init__(system)
+        self.asked: dict[str, int] = {}
+        self.errors: dict[str, list[PolicyError]] = {}
+        self.faults: dict[str, list[tuple[str, str]]] = {}
+
+    async def act(self, view: TeamObservation) -> SkillCall | None:
+        n = self.asked[view.player] = self.asked.get(view.player, 0) + 1
+        if view.player != "Ryn":
+            return None
+        if n == 1:
+            self.errors["Ryn"] = [PolicyError(kind="unparseable", raw_text="no JSON here", message="no JSON")]
+            self.faults["Ryn"] = [("unresponsive", "action call failed: staged timeout")]
+            return None
+        if n == 2:
+            return SkillCall.create("chat", {"text": "hello", "team": True})
+        if n == 3:
+            self.errors["Ryn"] = [
+                PolicyError(kind="unknown_skill", raw_text='{"skill": "fly"}', message="fly")
+            ]
+        return None
+
+    def take_policy_errors(self, player: str) -> list[PolicyError]:
+        return self.errors.pop(player, [])
+
+    def take_faults(self, player: str) -> list[tuple[str, str]]:
+        return self.faults.pop(player, [])
+
+    def usage(self) -> Usage:
+        return Usage(model_calls=3, prompt_tokens=30, completion_tokens=6, cost_usd=0.25)
+
+
+if _Noisy.id not in TEAM_POLICIES:
+    register_team_policy(_Noisy)
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_episode_files_policy_errors_faults_and_usage_of_a_system(
+    arena_saves: Path, tmp_path: Path
+) -> None:
+    identity = TeamEpisodeIdentity(
+        scenario="mushroom_war", tested=TeamSystem(id=_Noisy.id), opponent=TeamSystem(id="do_nothing"),
+        tested_side="red", repeat=0, block_index=0, game_seconds=4,
+    )  # fmt: skip
+    policies = {side: make_team_policy(identity.system_of(side)) for side in ("red", "blue")}
+    (tmp_path / "w").mkdir()
+    record = await run_team_episode(
+        identity, policies, arenas=arena_saves, workdir=tmp_path / "w", tick_rate=100
+    )
+    record = read_team_record(record.model_dump_json())
+    ryn = next(t for t in record.trajectories if t.player == "Ryn")
+    assert [a.call.name for a in ryn.actions] == ["chat"]
+    assert [e.raw_text for e in ryn.actions[0].policy_errors] == [
+        "no JSON here"
+    ]  # filed under its next action
+    assert [e.kind for e in ryn.trailing_policy_errors] == ["unknown_skill"]  # none followed: trailing
+    [fault] = record.agent_faults
+    assert (fault.player, fault.side, fault.kind, fault.message) == ("Ryn", "red", "unresponsive",
+                                                                     "action call failed: staged timeout")  # fmt: skip
+    assert 0 <= fault.t < 4
+    assert record.usage == {"red": Usage(model_calls=3, prompt_tokens=30, completion_tokens=6, cost_usd=0.25)}
