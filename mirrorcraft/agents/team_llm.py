@@ -246,6 +246,12 @@ class LLMTeamPolicy(TeamPolicy):
         super().pre_game(briefing)
         self.episode_key = briefing.episode_id or f"episode-{briefing.block_index}"
         self.meter.reset()
+        rt = self.runtime
+        if rt.record_dir is not None and rt.record_dir != rt.replay_dir:
+            # an episode's recording is written whole each time it is played: a study's rerun of a faulted
+            # episode (same id) must not append to, or keep, the failed attempt's calls
+            for who in (*briefing.players, TEAM_CLIENT):
+                (rt.record_dir / f"{self.episode_key}.{who}.jsonl").unlink(missing_ok=True)
         for who in list(self.clients):
             self._bind(who)
         self._errors = {p: [] for p in briefing.players}

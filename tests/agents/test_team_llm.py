@@ -167,15 +167,29 @@ async def test_max_steps_bounds_the_calls_of_each_player() -> None:
 @pytest_twisted.ensureDeferred
 async def test_record_then_replay_per_player_files(tmp_path: Path) -> None:
     rec = tmp_path / "rec"
-    replies = [
-        Reply.chat(answer("mine", {"block": "minecraft:slime_block", "count": 1})),
-        Reply.chat(answer("wait")),
-    ]
-    with FakeOpenAI(replies) as api:
+
+    def replies() -> list[Reply]:  # a fresh script each time (the endpoint pops its replies)
+        return [
+            Reply.chat(answer("mine", {"block": "minecraft:slime_block", "count": 1})),
+            Reply.chat(answer("wait")),
+        ]
+
+    with FakeOpenAI(replies()) as api:
         cot = make_team_policy(system(), runtime(api, record_dir=rec))
         cot.pre_game(briefing())
         calls = [await cot.act(view("Ryn")), await cot.act(view("Raze"))]
     assert sorted(p.name for p in rec.iterdir()) == ["tep-test0.Raze.jsonl", "tep-test0.Ryn.jsonl"]
+    # the same episode played again (a study's rerun after a fault): its recording is rewritten whole
+    with FakeOpenAI(replies()) as api2:
+        rerun = make_team_policy(system(), runtime(api2, record_dir=rec))
+        rerun.pre_game(briefing())
+        assert await rerun.act(view("Ryn")) == calls[0]
+    assert len((rec / "tep-test0.Ryn.jsonl").read_text().splitlines()) == 1
+    assert not (rec / "tep-test0.Raze.jsonl").exists()
+    with FakeOpenAI(replies()) as api3:  # and once more whole, for the replay below
+        cot.configure_llm(runtime(api3, record_dir=rec))
+        cot.pre_game(briefing())
+        assert [await cot.act(view("Ryn")), await cot.act(view("Raze"))] == calls
     # replay: no endpoint at all; the same calls come back; an observed section may differ (game timing)
     again = make_team_policy(system(), TeamLLMRuntime(replay_dir=rec))
     again.pre_game(briefing())
