@@ -571,9 +571,13 @@ def _line(done: int, total: int, r: TeamEpisodeRecord) -> str:
         if r.is_fault
         else f"{r.tested_score:g} - {r.opponent_score:g}"
     )
+    spent = ""
+    if r.usage:  # an LLM system's model calls and cost this episode
+        calls = sum(u.model_calls for u in r.usage.values())
+        spent = f"; {calls} model calls, ${sum(u.cost_usd for u in r.usage.values()):.4f}"
     return (
         f"[{done}/{total}] {r.episode_id} {i.scenario} {i.arena_variant} {i.tested.label} ({i.tested_side}) vs "
-        f"{i.opponent.label} rep {i.repeat} #{i.block_index}: {what}"
+        f"{i.opponent.label} rep {i.repeat} #{i.block_index}: {what}{spent}"
     )
 
 

@@ -71,7 +71,9 @@ async def test_a_side_balanced_cot_mini_study_on_replayed_answers_and_its_report
                           "--worlds", str(arena_saves))  # fmt: skip
     two = await threads.deferToThread(run, cmd, env)
     assert two.returncode == 0, two.stdout + two.stderr
-    assert "2/2 episodes recorded" in two.stdout
+    assert (
+        "2/2 episodes recorded" in two.stdout and two.stdout.count(f"; {2 * STEPS} model calls, $0.0000") == 2
+    )
 
     replayed = _records(out)
     assert set(recorded) == set(replayed) and len(replayed) == 2
