@@ -17,7 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from mirrorcraft.agents import team_cot as _team_cot  # noqa: F401 - registers the LLM team systems
 from mirrorcraft.agents import team_opponents as _team_opponents  # noqa: F401 - registers the team opponents
+from mirrorcraft.agents import team_react as _team_react  # noqa: F401 - registers react and reflexion (team play)
+from mirrorcraft.agents import team_tacticrafter as _team_tacticrafter  # noqa: F401 - registers tacticrafter
 from mirrorcraft.agents.adam import AdamAgent
 from mirrorcraft.agents.base import LLMAgent
 from mirrorcraft.agents.errors import AgentError, LLMError, ReplayMismatchError

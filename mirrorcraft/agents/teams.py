@@ -23,9 +23,13 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
-from mirrorcraft.contracts import SkillCall, TeamObservation
+from pydantic import BaseModel, ConfigDict, Field
+
+from mirrorcraft.agents.llm import LLMRuntime
+from mirrorcraft.contracts import PolicyError, SkillCall, TeamObservation, Usage
 from mirrorcraft.contracts.teams import TeamOutcome, TeamSystem
 from mirrorcraft.errors import ContractError
 
@@ -47,6 +51,28 @@ class GameBriefing:
     #: (x, y, z), e.g. ``"egg chest"``, ``"wheat farm"``; the original's description lists them). Never the
     #: judges' rules or numbers.
     facts: dict[str, Any] = field(default_factory=dict)
+    #: The episode's id (an LLM system names its recorded-call files after it); empty when played by hand.
+    episode_id: str = ""
+
+
+class TeamLLMRuntime(BaseModel):
+    """How an LLM team system reaches its model, beyond its identity (nothing here enters an episode id).
+
+    ``models``: model name → :class:`~mirrorcraft.agents.llm.LLMRuntime` (endpoint, key variable, timeout,
+    retries, cost cap, prices), as the MirrorCraft runner's ``RunnerSettings.llm``. ``record_dir`` /
+    ``replay_dir``: record every model call to, or answer them from, ``<dir>/<episode id>.<player>.jsonl`` (one
+    file per player, whose calls are sequential, and ``<episode id>.team.jsonl`` for the system's calls between
+    episodes). ``replay_strict``: compare whole requests on replay (else the sections marked ``(observed)``,
+    which depend on game timing in free-running episodes, are left out of the comparison;
+    :mod:`mirrorcraft.agents.team_replay`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    models: dict[str, LLMRuntime] = Field(default_factory=dict)
+    record_dir: Path | None = None
+    replay_dir: Path | None = None
+    replay_strict: bool = False
 
 
 class TeamPolicy(ABC):
@@ -76,6 +102,34 @@ class TeamPolicy(ABC):
     def restore(self, state: dict[str, Any]) -> None:  # noqa: B027 - optional hook
         """Restore :meth:`checkpoint`'s state."""
 
+    # ---- hooks the episode uses; the defaults suit systems that call no model ---------------------------
+
+    async def apre_game(self, briefing: GameBriefing) -> None:
+        """What the episode awaits before it starts: :meth:`pre_game` by default. An LLM system that calls its
+        model between episodes overrides this (the call then runs off the reactor, not blocking the server)."""
+        self.pre_game(briefing)
+
+    async def apost_game(self, outcome: TeamOutcome) -> None:
+        """What the episode awaits after time-up: :meth:`post_game` by default (see :meth:`apre_game`)."""
+        self.post_game(outcome)
+
+    def configure_llm(self, runtime: TeamLLMRuntime) -> None:  # noqa: B027 - optional hook
+        """Take the model runtime (endpoint, limits, record/replay folders); systems without a model ignore it."""
+
+    def take_policy_errors(self, player: str) -> list[PolicyError]:
+        """The policy errors (unusable model answers, raw text kept) of ``player`` since the last call;
+        the episode files them under the player's next action (or its trailing errors)."""
+        return []
+
+    def take_faults(self, player: str) -> list[tuple[str, str]]:
+        """``(kind, message)`` of the faults of ``player`` since the last call that did not stop it (a model call
+        that timed out: ``unresponsive``); the episode records each as an agent fault at that moment."""
+        return []
+
+    def usage(self) -> Usage | None:
+        """The model calls, tokens and cost of the current episode (None: the system calls no model)."""
+        return None
+
 
 TEAM_POLICIES: dict[str, type[TeamPolicy]] = {}
 
@@ -87,16 +141,19 @@ def register_team_policy(cls: type[TeamPolicy]) -> type[TeamPolicy]:
     return cls
 
 
-def make_team_policy(system: TeamSystem) -> TeamPolicy:
-    """The registered system ``system.id``.
+def make_team_policy(system: TeamSystem, llm: TeamLLMRuntime | None = None) -> TeamPolicy:
+    """The registered system ``system.id``, given the model runtime ``llm`` (LLM systems; the default runtime
+    reaches the model with litellm's defaults and records nothing).
 
     Raises:
-        ContractError: no such system (the message lists the known ones).
+        ContractError: no such system (the message lists the known ones), or bad settings for it.
     """
     cls = TEAM_POLICIES.get(system.id)
     if cls is None:
         raise ContractError(f"unknown team system {system.id!r}; known: {', '.join(sorted(TEAM_POLICIES))}")
-    return cls(system)
+    policy = cls(system)
+    policy.configure_llm(llm or TeamLLMRuntime())
+    return policy
 
 
 @register_team_policy

@@ -75,7 +75,41 @@ def _header(
         lines.append(
             f"Agent faults inside valid episodes (an agent disconnected, crashed or stopped): {agent_faults}"
         )
+    lines += _usage_lines([r for r in used if not r.is_fault])
     return [ln if ln == "" or ln.startswith("  ") else ln + "  " for ln in lines]
+
+
+def _usage_lines(records: list[TeamEpisodeRecord]) -> list[str]:
+    """Model usage of the LLM team systems (the records' ``usage``): the study's total and each system's, with
+    its policy errors (unusable answers) and unresponsive faults (failed model calls). Nothing without usage."""
+    per: dict[
+        str, list[float]
+    ] = {}  # label -> [episodes, calls, prompt, completion, cost, errors, unresponsive]
+    for r in records:
+        for side, spent in r.usage.items():
+            row = per.setdefault(r.identity.system_of(side).label, [0, 0, 0, 0, 0.0, 0, 0])
+            errors = sum(
+                len(a.policy_errors) for t in r.trajectories if t.side == side for a in t.actions
+            ) + sum(len(t.trailing_policy_errors) for t in r.trajectories if t.side == side)
+            unresponsive = sum(1 for f in r.agent_faults if f.side == side and f.kind == "unresponsive")
+            for k, v in enumerate((1, spent.model_calls, spent.prompt_tokens, spent.completion_tokens,
+                                   spent.cost_usd, errors, unresponsive)):  # fmt: skip
+                row[k] += v
+    if not per:
+        return []
+    total = [sum(row[k] for row in per.values()) for k in range(7)]
+    out = [
+        "",
+        f"Model usage (study): {total[1]:g} calls, {total[2]:g} prompt + {total[3]:g} completion tokens, "
+        f"${total[4]:.4f}",
+    ]
+    for label, row in sorted(per.items()):
+        out.append(
+            f"  - {label}: {row[0]:g} episodes, {row[1]:g} calls, {row[2]:g} + {row[3]:g} tokens, "
+            f"${row[4]:.4f} (${row[4] / row[0]:.4f} per episode); policy errors {row[5]:g}, "
+            f"unresponsive model calls {row[6]:g}"
+        )
+    return out
 
 
 def team_report(

@@ -38,11 +38,12 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from twisted.internet import defer, reactor, task
 
 from mirrorcraft.agents.teams import GameBriefing, TeamPolicy
-from mirrorcraft.contracts import SKILL_NAMES, Controls
+from mirrorcraft.contracts import SKILL_NAMES, Controls, PolicyError
 from mirrorcraft.contracts.team_observation import shows_time_left
 from mirrorcraft.contracts.teams import (
     SIDES,
@@ -77,6 +78,19 @@ DRAIN_SECONDS = 15.0
 CHAT_KINDS = ("chat", "team", "team_sent", "emote", "announcement")
 #: Vanilla team colours of the two sides (``/team modify <team> color``).
 TEAM_COLOURS = {"red": "red", "blue": "blue"}
+
+
+def briefing_facts(spec: Any, variant: str) -> dict[str, Any]:
+    """The scenario's public description of an arena spec as played in ``variant`` (``GameBriefing.facts``):
+    the areas' centres, the team blocks, the judge players who take deliveries and where they stand, the points
+    of interest. Never the judge's rules or numbers."""
+    return {
+        "areas": {s: spec.teams[s].area.center for s in SIDES if spec.teams[s].area is not None},
+        "team_blocks": {role: dict(by_side) for role, by_side in spec.team_blocks.items()},
+        "judges": {j.team: j.name for j in spec.judges if j.team is not None},  # who takes deliveries
+        "judge_spots": {j.team: j.pos for j in spec.judges if j.team is not None},  # and where they stand
+        "points": spec.points(variant),  # the description's points of interest
+    }
 
 
 async def _sleep(seconds: float) -> None:
@@ -129,6 +143,8 @@ async def run_team_episode(
     judges: list[Body] = []
     faults: list[AgentFault] = []
     actions: dict[str, list[TeamAction]] = {p: [] for side in SIDES for p in TEAM_PLAYERS[side]}
+    #: policy errors of each player not yet filed under an action (the trailing ones at the end)
+    pending_errors: dict[str, list[PolicyError]] = {p: [] for side in SIDES for p in TEAM_PLAYERS[side]}
     chat: list[ChatMessage] = []
     try:
         judges = await connect_judge_players(server, spec)
@@ -149,17 +165,11 @@ async def run_team_episode(
         await _sleep(0.5)  # the teleports confirmed, the chunks in view
         if setup is not None:
             setup(server)
-        facts = {  # the scenario's public description (GameBriefing.facts), never the judge's rules
-            "areas": {s: spec.teams[s].area.center for s in SIDES if spec.teams[s].area is not None},
-            "team_blocks": {role: dict(by_side) for role, by_side in spec.team_blocks.items()},
-            "judges": {j.team: j.name for j in spec.judges if j.team is not None},  # who takes deliveries
-            "judge_spots": {j.team: j.pos for j in spec.judges if j.team is not None},  # and where they stand
-            "points": spec.points(identity.arena_variant),  # the description's points of interest
-        }
+        facts = briefing_facts(spec, identity.arena_variant)
         broken: set[str] = set()  # sides whose system raised in pre_game: their players stand still
         for side in SIDES:
             try:
-                policies[side].pre_game(
+                await policies[side].apre_game(
                     GameBriefing(
                         identity.scenario,
                         side,
@@ -167,6 +177,7 @@ async def run_team_episode(
                         identity.block_index,
                         identity.seed,
                         facts=facts,
+                        episode_id=identity.episode_id,
                     )  # fmt: skip
                 )
             except Exception as err:  # noqa: BLE001 - a system's bug is an agent fault, not an infrastructure one
@@ -247,6 +258,11 @@ async def run_team_episode(
                     faults.append(AgentFault(player=name, side=side, kind="crashed", t=elapsed(),
                                              message=f"{type(err).__name__}: {err}"))  # fmt: skip
                     return
+                finally:  # an LLM system's unusable answers and timed-out calls, filed for this player only
+                    pending_errors[name].extend(policy.take_policy_errors(name))
+                    faults.extend(AgentFault(player=name, side=side, kind=kind, t=round(asked, 3),  # type: ignore[arg-type]
+                                             message=message)
+                                  for kind, message in policy.take_faults(name))  # fmt: skip
                 if done():
                     return
                 if call is None:
@@ -258,9 +274,11 @@ async def run_team_episode(
                 report, sig = await skills.execute(call)
                 actions[name].append(
                     TeamAction(
-                        index=len(actions[name]) + 1, t=round(t, 3), call=call, signature=sig, report=report
+                        index=len(actions[name]) + 1, t=round(t, 3), call=call, signature=sig, report=report,
+                        policy_errors=pending_errors[name],
                     )
-                )
+                )  # fmt: skip
+                pending_errors[name] = []
                 history.record(call, report)
 
         players = [defer.ensureDeferred(play(side, n)) for side in SIDES for n in TEAM_PLAYERS[side]]
@@ -278,12 +296,17 @@ async def run_team_episode(
                               seconds_played=limit)  # fmt: skip
         for side in SIDES:
             try:
-                policies[side].post_game(outcome)
+                await policies[side].apost_game(outcome)
             except Exception as err:  # noqa: BLE001 - recorded; the record and the study go on
                 log.exception("team system %s crashed in post_game", policies[side].system.id)
                 faults.extend(AgentFault(player=p, side=side, kind="crashed", t=float(limit),
                                          message=f"post_game: {type(err).__name__}: {err}")
                               for p in TEAM_PLAYERS[side])  # fmt: skip
+        usage = {}  # the model calls, tokens and cost of each side's system (its post_game calls included)
+        for side in SIDES:
+            spent = policies[side].usage()
+            if spent is not None:
+                usage[side] = spent
         return TeamEpisodeRecord(
             episode_id=identity.episode_id,
             seed=identity.seed,
@@ -291,12 +314,15 @@ async def run_team_episode(
             scores=scores,
             outcome=outcome,
             trajectories=[
-                AgentTrajectory(player=p, side=side, actions=actions[p])
+                AgentTrajectory(
+                    player=p, side=side, actions=actions[p], trailing_policy_errors=pending_errors[p]
+                )
                 for side in SIDES
                 for p in TEAM_PLAYERS[side]
             ],
             chat=[c for c in chat if c.t <= limit + 1],
             agent_faults=faults,
+            usage=usage,
         )
     finally:
         for b in [*bodies.values(), *judges]:

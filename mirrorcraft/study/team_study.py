@@ -107,6 +107,8 @@ class TeamRunSettings(BaseModel):
         imports: modules imported in the driver and in every worker before the systems are made: where team
             systems outside the package register themselves (``register_team_policy``).
         episode_fn: the episode player as ``module:callable`` (default :data:`DEFAULT_EPISODE_FN`).
+        llm: how LLM team systems reach their models and where their calls are recorded or replayed from
+            (:class:`~mirrorcraft.agents.teams.TeamLLMRuntime`; JSON object, to reach spawned workers as is).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -115,6 +117,7 @@ class TeamRunSettings(BaseModel):
     tick_rate: float = Field(20.0, gt=0, le=1000)
     imports: tuple[str, ...] = ()
     episode_fn: str = DEFAULT_EPISODE_FN
+    llm: dict[str, Any] = Field(default_factory=dict)
 
 
 def _import_all(modules: tuple[str, ...] | list[str]) -> None:
@@ -177,13 +180,14 @@ def run_block(task: dict[str, Any], settings_json: str) -> Iterator[Event]:
     content or None). Yields ``{"kind": "episode", "record": json, "checkpoint": {...} | None,
     "checkpoint_error": str}`` per episode; after an infrastructure fault (a fault record) it stops.
     """
-    from mirrorcraft.agents.teams import make_team_policy
+    from mirrorcraft.agents.teams import TeamLLMRuntime, make_team_policy
 
     settings = TeamRunSettings.model_validate_json(settings_json)
     _import_all(settings.imports)
     play_episode = _resolve(settings.episode_fn)
     block = [TeamEpisodeIdentity.model_validate(d) for d in task["identities"]]
-    policies = {side: make_team_policy(block[0].system_of(side)) for side in SIDES}
+    runtime = TeamLLMRuntime.model_validate(settings.llm)
+    policies = {side: make_team_policy(block[0].system_of(side), runtime) for side in SIDES}
     restore = task.get("restore")
     if restore and restore.get("systems") is not None:
         for side in SIDES:
@@ -567,9 +571,13 @@ def _line(done: int, total: int, r: TeamEpisodeRecord) -> str:
         if r.is_fault
         else f"{r.tested_score:g} - {r.opponent_score:g}"
     )
+    spent = ""
+    if r.usage:  # an LLM system's model calls and cost this episode
+        calls = sum(u.model_calls for u in r.usage.values())
+        spent = f"; {calls} model calls, ${sum(u.cost_usd for u in r.usage.values()):.4f}"
     return (
         f"[{done}/{total}] {r.episode_id} {i.scenario} {i.arena_variant} {i.tested.label} ({i.tested_side}) vs "
-        f"{i.opponent.label} rep {i.repeat} #{i.block_index}: {what}"
+        f"{i.opponent.label} rep {i.repeat} #{i.block_index}: {what}{spent}"
     )
 
 

@@ -9,12 +9,23 @@ seed, the scenario and the blue (opponent) system, as every team episode's does.
 ``OUT/<episode id>.json`` (the team record) and prints the final scores. A usage error (unknown scenario,
 variant or system, a non-positive length) exits 2 before any world is built or any server starts.
 
+LLM team systems (``cot``, ``tacticrafter``, ``react``, ``reflexion``) need a model: ``--red-model NAME`` /
+``--blue-model NAME`` (a litellm model string), and take settings with ``--red-setting KEY=VALUE`` (repeatable;
+values are read as JSON when they parse, else as text). How to reach the model: ``--api-base URL``,
+``--api-key-env NAME``, ``--timeout S``, ``--retries N``, ``--max-cost USD`` and the price flags, as
+``episode`` has them; ``--llm-record-dir DIR`` records every model call, ``--llm-replay-dir DIR`` answers them
+from such a folder (``--llm-replay-strict`` compares whole requests). Credentials are checked before anything
+starts (exit 2), except on replay.
+
 ``teams study GRID --out DIR [--workers N] [--executor local|ray] [--tick-rate R] [--seconds S] [--resume]``:
 GRID is a preset (``pillagerbench``) or a YAML file (:func:`~mirrorcraft.study.team_grid.load_team_grid`);
 ``--seconds`` and ``--seed`` override the grid's episode length and study seed (both change the episode ids).
 Before anything is written it checks, with exit code 2 and one line: the numbers, the grid, every system id
 against the registry (``TEAM_POLICIES``, after ``--import``), Ray when asked for, and that OUT holds no other
 grid. Exit codes: 0 every episode recorded; 1 unfinished, every episode a fault, or a failure; 2 usage.
+A grid names an LLM system's model in its entry (``{id: cot, model: {name: ...}}``); the endpoint and limits
+flags (``--api-base``, ``--llm-timeout``, ``--llm-retries``, ``--max-cost``...) and ``--llm-record-dir`` /
+``--llm-replay-dir`` apply to every model of the grid.
 """
 
 from __future__ import annotations
@@ -27,9 +38,62 @@ from typing import Any
 from mirrorcraft.contracts.teams import ARENA_VARIANTS, SCENARIOS
 
 
+def _setting_value(text: str) -> Any:
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _team_system(args: argparse.Namespace, side: str) -> Any:
+    """The :class:`TeamSystem` of ``side`` from ``--<side>``, ``--<side>-model`` and ``--<side>-setting``.
+
+    Raises:
+        ValueError: a setting that is not KEY=VALUE, or an invalid system (the message says which).
+    """
+    from mirrorcraft.contracts import ModelSettings
+    from mirrorcraft.contracts.teams import TeamSystem
+
+    settings = {}
+    for item in getattr(args, f"{side}_settings"):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"--{side}-setting {item!r}: expected KEY=VALUE")
+        settings[key] = _setting_value(value)
+    model_name = getattr(args, f"{side}_model")
+    model = ModelSettings(name=model_name) if model_name else None
+    return TeamSystem(id=getattr(args, side), settings=settings, model=model)
+
+
+def team_llm_runtime(args: argparse.Namespace, models: list[Any], *, study: bool = False) -> dict[str, Any]:
+    """The :class:`~mirrorcraft.agents.teams.TeamLLMRuntime` fields the flags give for ``models``
+    (:class:`~mirrorcraft.contracts.ModelSettings`), after the credentials and price preflight (skipped on
+    replay, which reaches no model).
+
+    Raises:
+        UsageError: a missing key or price (one line naming the model and the variable).
+    """
+    from mirrorcraft.study.episode_cli import llm_preflight, llm_runtime
+
+    runtime = llm_runtime(args, study=study)
+    if args.llm_replay_dir is None:
+        llm_preflight([(m, runtime) for m in models])
+    return {
+        "models": {m.name: runtime for m in models},
+        "record_dir": args.llm_record_dir,
+        "replay_dir": args.llm_replay_dir,
+        "replay_strict": args.llm_replay_strict,
+    }
+
+
 def cmd_teams_episode(args: argparse.Namespace) -> int:
-    from mirrorcraft.agents.teams import TEAM_POLICIES, make_team_policy
-    from mirrorcraft.contracts.teams import TeamEpisodeIdentity, TeamSystem
+    from pydantic import ValidationError
+
+    from mirrorcraft.agents.teams import TEAM_POLICIES, TeamLLMRuntime, make_team_policy
+    from mirrorcraft.contracts.teams import TeamEpisodeIdentity
+    from mirrorcraft.errors import MirrorCraftError
     from mirrorcraft.study.team_episode import play_team_episode
     from mirrorcraft.worlds.arenas.build import arena_id, build_arena
 
@@ -42,15 +106,22 @@ def cmd_teams_episode(args: argparse.Namespace) -> int:
     if args.seconds < 1 or args.tick_rate <= 0:
         print("teams episode: --seconds must be >= 1 and --tick-rate > 0", file=sys.stderr)
         return 2
-    identity = TeamEpisodeIdentity(
-        scenario=args.scenario, arena_variant=args.variant, tested=TeamSystem(id=args.red),
-        opponent=TeamSystem(id=args.blue), tested_side="red", repeat=0, block_index=0, block_length=1,
-        game_seconds=args.seconds, study_seed=args.seed,
-    )  # fmt: skip
+    try:
+        systems = {side: _team_system(args, side) for side in ("red", "blue")}
+        identity = TeamEpisodeIdentity(
+            scenario=args.scenario, arena_variant=args.variant, tested=systems["red"],
+            opponent=systems["blue"], tested_side="red", repeat=0, block_index=0, block_length=1,
+            game_seconds=args.seconds, study_seed=args.seed,
+        )  # fmt: skip
+        models = [s.model for s in systems.values() if s.model is not None]
+        runtime = TeamLLMRuntime.model_validate(team_llm_runtime(args, models))
+        policies = {side: make_team_policy(identity.system_of(side), runtime) for side in ("red", "blue")}
+    except (ValueError, ValidationError, MirrorCraftError) as err:
+        print(f"teams episode: {err}", file=sys.stderr)
+        return 2
     out = Path(args.out)
     worlds = Path(args.worlds) if args.worlds else out / "worlds"
     build_arena(arena_id(args.scenario, args.variant), worlds)
-    policies = {side: make_team_policy(identity.system_of(side)) for side in ("red", "blue")}
     record = play_team_episode(identity, policies, arenas=worlds, tick_rate=args.tick_rate)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{record.episode_id}.json"
@@ -58,13 +129,19 @@ def cmd_teams_episode(args: argparse.Namespace) -> int:
     actions = {t.player: len(t.actions) for t in record.trajectories}
     print(f"{identity.scenario} ({identity.arena_variant}), {args.seconds} game s: "
           f"red {args.red} {record.outcome.red:g} - blue {args.blue} {record.outcome.blue:g}; actions {actions}")  # fmt: skip
+    for side, spent in record.usage.items():
+        print(f"{side} model calls {spent.model_calls}, tokens {spent.prompt_tokens}+{spent.completion_tokens}, "
+              f"cost ${spent.cost_usd:.4f}")  # fmt: skip
     print(f"record: {path}")
     return 0
 
 
 def cmd_teams_study(args: argparse.Namespace) -> int:
     """Run or continue a team study (module docstring)."""
+    import json
+
     from mirrorcraft.errors import MirrorCraftError
+    from mirrorcraft.study.episode_cli import UsageError
     from mirrorcraft.study.team_grid import load_team_grid, team_grid_from_mapping
     from mirrorcraft.study.team_study import (
         TeamRunSettings,
@@ -111,14 +188,23 @@ def cmd_teams_study(args: argparse.Namespace) -> int:
                 f"grid {grid.name}: unknown team system(s) {', '.join(unknown)}; known: "
                 f"{', '.join(sorted(TEAM_POLICIES))} (systems of your own: --import MODULE)"
             )
+        systems = [*grid.tested_systems(), *(o for opp in grid.opponents.values() for o in opp)]
+        models = {s.model.name: s.model for s in systems if s.model is not None}
+        llm = team_llm_runtime(args, list(models.values()), study=True)
+        from mirrorcraft.agents.teams import TeamLLMRuntime, make_team_policy
+
+        runtime = TeamLLMRuntime.model_validate(llm)
+        for system in systems:  # each system's settings and model are checked here, not in a worker
+            make_team_policy(system, runtime)
         out = Path(args.out) if args.out else Path("runs") / "teams" / grid.name
         check_team_run_dir(out, grid, resume=args.resume)
         ray_kwargs = {"address": args.address} if args.executor == "ray" else {}
         executor = make_block_executor(args.executor, workers=args.workers, **ray_kwargs)
-    except (TeamStudyUsageError, MirrorCraftError) as err:
+    except (TeamStudyUsageError, MirrorCraftError, UsageError) as err:
         return usage(str(err))
     worlds = Path(args.worlds) if args.worlds else out / "worlds"
-    settings = TeamRunSettings(arenas=worlds, tick_rate=args.tick_rate, imports=settings_imports)
+    settings = TeamRunSettings(arenas=worlds, tick_rate=args.tick_rate, imports=settings_imports,
+                               llm=json.loads(json.dumps(llm, default=str)))  # fmt: skip
     print(f"team study {grid.name}: {grid.size()} episodes in {len(grid.blocks())} blocks of {grid.block_length}, "
           f"{grid.game_seconds} game s each, {args.tick_rate:g} t/s, executor {args.executor} → {out}")  # fmt: skip
     try:
@@ -141,8 +227,19 @@ def cmd_teams_study(args: argparse.Namespace) -> int:
     return 0 if summary.finished else 1
 
 
+def _add_record_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--llm-record-dir", type=Path, metavar="DIR",
+                   help="record every model call to DIR/<episode id>.<player|team>.jsonl")  # fmt: skip
+    p.add_argument("--llm-replay-dir", type=Path, metavar="DIR",
+                   help="answer every model call from such a recording (no model is reached)")  # fmt: skip
+    p.add_argument("--llm-replay-strict", action="store_true",
+                   help="on replay, compare whole requests (default: the observed sections are not compared)")  # fmt: skip
+
+
 def add_teams_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``teams`` command (``teams episode``) and return its parser."""
+    from mirrorcraft.study.episode_cli import add_llm_flags
+
     p = subparsers.add_parser(
         "teams", help="PillagerBench team scenarios (team episodes and studies)", allow_abbrev=False
     )
@@ -157,6 +254,13 @@ def add_teams_parser(subparsers: Any) -> argparse.ArgumentParser:
     ep.add_argument("--seed", type=int, default=0, help="study seed (the episode seed derives from it)")
     ep.add_argument("--out", default="runs/teams", help="output folder (default runs/teams)")
     ep.add_argument("--worlds", help="arena catalogue folder (default OUT/worlds; missing arenas are built)")
+    for side in ("red", "blue"):
+        ep.add_argument(f"--{side}-model", metavar="NAME", help=f"{side}'s model (LLM team systems), a litellm "
+                        "model string such as openai/gpt-4o-mini")  # fmt: skip
+        ep.add_argument(f"--{side}-setting", dest=f"{side}_settings", action="append", default=[],
+                        metavar="KEY=VALUE", help=f"a setting of {side}'s system (repeatable), e.g. max_steps=20")  # fmt: skip
+    add_llm_flags(ep)
+    _add_record_flags(ep)
     ep.set_defaults(handler=cmd_teams_episode)
     st = sub.add_parser(
         "study",
@@ -178,6 +282,8 @@ def add_teams_parser(subparsers: Any) -> argparse.ArgumentParser:
     st.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
                     help="import MODULE first (in every worker too): it registers team systems of your own")  # fmt: skip
     st.add_argument("--worlds", help="arena catalogue folder (default OUT/worlds; missing arenas are built)")
+    add_llm_flags(st, study=True)
+    _add_record_flags(st)
     st.set_defaults(handler=cmd_teams_study)
     from mirrorcraft.study.team_judge_cli import add_judge_parser
 
