@@ -101,6 +101,7 @@ from mirrorcraft.errors import WorldError
 from mirrorcraft.harness.control import ControlError
 from mirrorcraft.harness.episode_server import EpisodeServer
 from mirrorcraft.harness.vanilla import vanilla_preflight
+from mirrorcraft.study import episode_map
 from mirrorcraft.study.runner_records import EpisodeFault, FaultKind, build_record, fault_record
 
 #: Environment variables read by :func:`run_episode_blocking` (the study CLI passes no settings object).
@@ -241,6 +242,9 @@ class RunNotes(BaseModel):
     seconds: dict[str, float] = Field(default_factory=dict, description="Wall seconds per phase.")
     server_ticks: int | None = None
     fault: dict[str, Any] | None = None
+    map_snapshot: dict[str, Any] | None = Field(
+        None, description="Top block and height per column of the explored area (worlds/map_snapshot.py)."
+    )
 
 
 # ---------------------------------------------------------------------------------------------- world
@@ -430,7 +434,8 @@ class EpisodeRunner:
         server: EpisodeServer | None = None
         body: Any = None
         copy_root: Path | None = None
-        state: dict[str, Any] = {"index": 0, "usage": None, "version": "unknown"}
+        world: Path | None = None
+        state: dict[str, Any] = {"index": 0, "usage": None, "version": "unknown", "positions": {}}
         phase_start = t0
 
         def phase(name: str) -> None:
@@ -554,6 +559,7 @@ class EpisodeRunner:
                 with body.lockstep.acting():  # lockstep: game time runs only while a skill runs
                     report = await _unless_disconnected(body, skills.execute(call), index)
                 history.record(call, report)
+                state["positions"][index] = episode_map.feet(body)  # the viewer's path
                 return report
 
             async def after_action(index: int, call: SkillCall, report: OutcomeReport) -> None:
@@ -583,6 +589,7 @@ class EpisodeRunner:
                 encounters=await evaluator.encounters(),
                 wall_time_s=time.monotonic() - t0,
                 evaluator=evaluator.kind,
+                positions=state["positions"],
             )
         except EpisodeFault as fault:
             record = self._fault(identity, fault, controls, spawn, t0, state, notes)
@@ -600,6 +607,8 @@ class EpisodeRunner:
             fault = EpisodeFault(kind, msg, state["index"] or None)
             record = self._fault(identity, fault, controls, spawn, t0, state, notes, traceback.format_exc())
         finally:
+            if settings.records_dir is not None:  # the map goes with the notes; the copy is deleted next
+                await episode_map.record_map(server, world, spawn, state["positions"], notes)
             await self._teardown(body, server, copy_root, notes)
         self._write(record, notes)
         return record

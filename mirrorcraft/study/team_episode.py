@@ -66,6 +66,7 @@ from mirrorcraft.server.embedded import EmbeddedServer
 from mirrorcraft.skills import SkillSet
 from mirrorcraft.skills.observe import ActionHistory
 from mirrorcraft.skills.team_observe import TeamObservationBuilder
+from mirrorcraft.study.episode_map import feet
 from mirrorcraft.worlds.arenas.build import arena_id, arena_path
 from mirrorcraft.worlds.arenas.spec import load_arena_spec
 
@@ -258,9 +259,10 @@ async def run_team_episode(
                 report, sig = await skills.execute(call)
                 actions[name].append(
                     TeamAction(
-                        index=len(actions[name]) + 1, t=round(t, 3), call=call, signature=sig, report=report
+                        index=len(actions[name]) + 1, t=round(t, 3), call=call, signature=sig, report=report,
+                        position=feet(body),  # the viewer's path
                     )
-                )
+                )  # fmt: skip
                 history.record(call, report)
 
         players = [defer.ensureDeferred(play(side, n)) for side in SIDES for n in TEAM_PLAYERS[side]]
