@@ -8,7 +8,9 @@ team run by its manifest (``team_study.json``) or, in a folder without one, by i
   and every table of :func:`~mirrorcraft.metrics.teams.team_tables` (per scenario; the cross-scenario pool
   only as the labelled extra);
 * ``<table>.csv`` — one per table, unrounded (:func:`~mirrorcraft.metrics.teams.write_team_tables`' files);
-* ``scores_<scenario>.png`` and ``d_heatmap_<scenario>.png`` (:mod:`mirrorcraft.metrics.team_plots`).
+* ``scores_<scenario>.png`` and ``d_heatmap_<scenario>.png`` (:mod:`mirrorcraft.metrics.team_plots`);
+* ``index.html`` — the same as one page (sortable tables, plots inlined), linking to one viewer page per
+  episode (``<episode_id>.html`` beside it: the four paths, both teams' score curves; :mod:`mirrorcraft.metrics.pages`).
 
 **Which records**: the final record of each episode (:func:`~mirrorcraft.metrics.team_results.load_team_run`);
 infrastructure-fault records are listed and excluded from every metric; with a manifest, records of
@@ -86,11 +88,13 @@ def team_report(
     plots: bool = True,
     include_foreign: bool = False,
     title: str | None = None,
+    pages: bool = True,
 ) -> list[Path]:
     """Write the team report of ``run_dir`` into ``run_dir/report/`` (module docstring).
 
     Returns:
-        The written files: ``teams.md``, the CSVs, then the PNGs.
+        The written files: ``teams.md``, the CSVs, the PNGs, then ``index.html`` (with ``pages``; the episode
+        pages beside it are not listed).
 
     Raises:
         ContractError: no results file, an invalid manifest, conflicting records.
@@ -136,6 +140,20 @@ def team_report(
                     if h is not None:
                         written.append(h)
             names = [p.name for p in written]
+            if pages:
+                from mirrorcraft.metrics.pages.index import write_report_pages
+
+                head = "\n".join(_header(records, used, foreign, scan, grid_size, grid_name))
+                write_report_pages(
+                    staging,
+                    title=title or f"Team report: {run_dir.name}",
+                    header_markdown=head.replace("  \n", "\n"),
+                    tables=tables,
+                    plots=[p for p in written if p.suffix == ".png"],
+                    team_records=used,
+                    files=names,
+                )
+                names.append("index.html")
             _swap_in(staging, out)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)

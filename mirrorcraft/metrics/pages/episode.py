@@ -82,11 +82,17 @@ def report_text(index: int, call: Any, report: Any, score: int | None = None, wh
     if report.completed:
         lines.append(f"completed: {report.completed}")
     if report.inventory_delta:
-        lines.append("inventory: " + ", ".join(f"{k.split(':')[-1]} {v:+d}" for k, v in report.inventory_delta.items()))
+        lines.append(
+            "inventory: " + ", ".join(f"{k.split(':')[-1]} {v:+d}" for k, v in report.inventory_delta.items())
+        )
     if report.blocks_broken:
-        lines.append("broken: " + ", ".join(f"{b.block.split(':')[-1]} ×{b.count}" for b in report.blocks_broken))
+        lines.append(
+            "broken: " + ", ".join(f"{b.block.split(':')[-1]} ×{b.count}" for b in report.blocks_broken)
+        )
     if report.blocks_placed:
-        lines.append("placed: " + ", ".join(f"{b.block.split(':')[-1]} ×{b.count}" for b in report.blocks_placed))
+        lines.append(
+            "placed: " + ", ".join(f"{b.block.split(':')[-1]} ×{b.count}" for b in report.blocks_placed)
+        )
     lines.append(f"ticks: {report.ticks_used}" + (f" · Score after: {score}" if score is not None else ""))
     return "\n".join(lines)
 
@@ -113,21 +119,32 @@ def _panel(ep: Episode, role: str) -> dict[str, Any]:
             track.points.append(
                 MapPoint(s.index, s.position.x, s.position.z, kind, s.report.status == "success", text)
             )
-        events.append(TimelineEvent(s.index, "action", s.call.name, text, kinds.get(kind, kinds["other"])["colour"]))
+        events.append(
+            TimelineEvent(s.index, "action", s.call.name, text, kinds.get(kind, kinds["other"])["colour"])
+        )
         actions.append({"step": s, "kind": kind, "text": text})
     for m in r.milestones:
         name = m.advancement.split("/")[-1]
         value = r.milestone_values.get(m.advancement)
         events.append(
-            TimelineEvent(m.action_index, "milestone", name, f"milestone {m.advancement} (value {value}) after "
-                          f"action {m.action_index}, tick {m.tick}")  # fmt: skip
+            TimelineEvent(
+                m.action_index,
+                "milestone",
+                name,
+                f"milestone {m.advancement} (value {value}) after action {m.action_index}, tick {m.tick}",
+            )  # fmt: skip
         )
     for e in r.encounters:
         stacks = ", ".join(f"{s.item.split(':')[-1]} ×{s.count}" for s in e.actual_outcome)
         vanilla = ", ".join(f"{s.item.split(':')[-1]} ×{s.count}" for s in e.vanilla_outcome)
         events.append(
-            TimelineEvent(e.action_index, "encounter", e.rule_id, f"rule {e.rule_id} at action {e.action_index}: "
-                          f"got [{stacks}] where vanilla gives [{vanilla}]")  # fmt: skip
+            TimelineEvent(
+                e.action_index,
+                "encounter",
+                e.rule_id,
+                f"rule {e.rule_id} at action {e.action_index}: "
+                f"got [{stacks}] where vanilla gives [{vanilla}]",
+            )  # fmt: skip
         )
     scores = [(float(k), float(v)) for k, v in enumerate(r.scores())]
     with_pos = sum(1 for s in r.trajectory if s.position is not None)
@@ -145,7 +162,9 @@ def _panel(ep: Episode, role: str) -> dict[str, Any]:
     }
 
 
-def render_episode_page(ep: Episode, partner: Episode | None = None, links: dict[str, str] | None = None) -> str:
+def render_episode_page(
+    ep: Episode, partner: Episode | None = None, links: dict[str, str] | None = None
+) -> str:
     """The HTML page of a MirrorCraft episode; with ``partner`` (its Vanilla episode) the two side by side,
     Vanilla on the left. ``links`` maps other episode ids of the pair cell to their page hrefs."""
     panels = ([_panel(partner, "Vanilla")] if partner is not None else []) + [
@@ -179,11 +198,15 @@ def render_team_page(record: TeamEpisodeRecord) -> str:
             text = report_text(a.index, a.call, a.report, who=f"{traj.player} ({traj.side}) t={a.t:g}s")
             kind = kind_of(a.call.name)
             if a.position is not None:
-                track.points.append(MapPoint(a.index, a.position.x, a.position.z, kind, a.report.status == "success", text))
+                track.points.append(
+                    MapPoint(a.index, a.position.x, a.position.z, kind, a.report.status == "success", text)
+                )
             rows.append({"action": a, "kind": kind, "text": text})
             events.append(TimelineEvent(a.t, "action", a.call.name, text, track.colour))
         tracks.append(track)
-        players.append({"trajectory": traj, "colour": track.colour, "rows": rows, "positions": len(track.points)})
+        players.append(
+            {"trajectory": traj, "colour": track.colour, "rows": rows, "positions": len(track.points)}
+        )
     sides = markers()["sides"]
     series = [
         ("red", sides["red"], [(0.0, 0.0)] + [(float(s.t), s.red) for s in record.scores]),
@@ -241,7 +264,9 @@ def write_episode_pages(
     partners = _vanilla_partners(episodes)
     mirrors_of: dict[str, list[Episode]] = {}
     for mid, v in partners.items():
-        mirrors_of.setdefault(v.record.episode_id, []).append(next(e for e in episodes if e.record.episode_id == mid))
+        mirrors_of.setdefault(v.record.episode_id, []).append(
+            next(e for e in episodes if e.record.episode_id == mid)
+        )
     written = []
     for ep in episodes:
         rid = ep.record.episode_id
@@ -250,7 +275,9 @@ def write_episode_pages(
             v = partners[rid].record
             links[f"Vanilla {v.identity.world_id} ({v.episode_id})"] = episode_file_name(v.episode_id)
         for m in mirrors_of.get(rid, []):
-            links[f"Mirror {m.record.identity.world_id} ({m.record.episode_id})"] = episode_file_name(m.record.episode_id)
+            links[f"Mirror {m.record.identity.world_id} ({m.record.episode_id})"] = episode_file_name(
+                m.record.episode_id
+            )
         html = render_episode_page(ep, partners.get(rid), links)
         written.append(_write(out_dir / episode_file_name(rid), html))
     for t in teams:
@@ -303,3 +330,29 @@ def snapshot_of(notes: Any, where: Path | str = "run notes") -> MapSnapshot | No
         return MapSnapshot.model_validate(notes["map_snapshot"])
     except ValueError as err:
         raise ContractError(f"{where}: run_notes.map_snapshot is invalid: {err}") from err
+
+
+#: Where the runner writes each episode's record and run notes inside a run folder (``episode`` and the
+#: default job: ``RunnerSettings.records_dir = RUN_DIR/episodes``).
+NOTES_DIR = "episodes"
+
+
+def run_snapshots(run_dir: Path, episode_ids: Sequence[str]) -> dict[str, MapSnapshot]:
+    """The map snapshots stored with the run notes of ``episode_ids`` (``RUN_DIR/episodes/<id>.json``); an
+    episode without notes, or with unreadable ones, has none (its page says so)."""
+    out: dict[str, MapSnapshot] = {}
+    folder = Path(run_dir) / NOTES_DIR
+    if not folder.is_dir():
+        return out
+    for eid in episode_ids:
+        path = folder / f"{eid}.json"
+        if not path.is_file():
+            continue
+        try:
+            notes = json.loads(path.read_text(encoding="utf-8")).get("run_notes")
+            snap = snapshot_of(notes, path)
+        except (OSError, ValueError, AttributeError, ContractError):
+            continue  # an aid for people: a broken notes file costs the page its map, not the report
+        if snap is not None:
+            out[eid] = snap
+    return out

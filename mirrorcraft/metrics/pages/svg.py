@@ -18,7 +18,16 @@ from markupsafe import Markup, escape
 
 from mirrorcraft.worlds.map_snapshot import MapSnapshot
 
-__all__ = ["MapPoint", "MapTrack", "TimelineEvent", "kind_of", "map_svg", "markers", "score_svg", "timeline_svg"]
+__all__ = [
+    "MapPoint",
+    "MapTrack",
+    "TimelineEvent",
+    "kind_of",
+    "map_svg",
+    "markers",
+    "score_svg",
+    "timeline_svg",
+]
 
 #: Width in CSS pixels of a map panel's longer side.
 MAP_PX = 520
