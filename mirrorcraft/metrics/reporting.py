@@ -291,8 +291,8 @@ def report(
         pages: also write ``index.html`` and one page per episode beside it.
 
     Returns:
-        The written files: ``report.md``, one CSV per table, the PNGs, then ``index.html`` (the episode pages
-        beside it are not listed).
+        The written files: ``report.md``, one CSV per table, the PNGs, then ``index.html`` and the episode
+        pages.
 
     Raises:
         ContractError: ``run_dir`` has no results file, or its ``grid.json`` is invalid.
@@ -328,22 +328,23 @@ def report(
                 plot_rie_by_suite(by_name["by_suite"], staging / "rie_by_suite.png")
                 plot_irr_rl(by_name["irr_rl"], staging / "irr_rl_by_configuration.png")
             if pages:
-                _write_pages(run_dir, staging, md[0], built, names, sel.used)
+                names += _write_pages(run_dir, staging, md[0], built, names, sel.used)
             _swap_in(staging, out)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-    return [out / n for n in names] + ([out / "index.html"] if pages else [])
+    return [out / n for n in names]
 
 
 def _write_pages(
     run_dir: Path, staging: Path, header: str, built: Sequence[tables.Table], names: list[str], used: list
-) -> None:
-    """``index.html`` and the episode pages into the staging folder (swapped in with the rest)."""
+) -> list[str]:
+    """``index.html`` and the episode pages into the staging folder (swapped in with the rest); returns
+    their names."""
     from mirrorcraft.metrics.pages.episode import run_snapshots
     from mirrorcraft.metrics.pages.index import write_report_pages
 
-    write_report_pages(
+    written = write_report_pages(
         staging,
         title=f"MirrorCraft report: {run_dir.name}",
         header_markdown=header,
@@ -353,3 +354,4 @@ def _write_pages(
         snapshots=run_snapshots(run_dir, [r.episode_id for r in used]),
         files=names,
     )
+    return [p.name for p in written]

@@ -93,8 +93,8 @@ def team_report(
     """Write the team report of ``run_dir`` into ``run_dir/report/`` (module docstring).
 
     Returns:
-        The written files: ``teams.md``, the CSVs, the PNGs, then ``index.html`` (with ``pages``; the episode
-        pages beside it are not listed).
+        The written files: ``teams.md``, the CSVs, the PNGs, then ``index.html`` and the episode pages (with
+        ``pages``).
 
     Raises:
         ContractError: no results file, an invalid manifest, conflicting records.
@@ -144,7 +144,7 @@ def team_report(
                 from mirrorcraft.metrics.pages.index import write_report_pages
 
                 head = "\n".join(_header(records, used, foreign, scan, grid_size, grid_name))
-                write_report_pages(
+                pages_written = write_report_pages(
                     staging,
                     title=title or f"Team report: {run_dir.name}",
                     header_markdown=head.replace("  \n", "\n"),
@@ -153,7 +153,7 @@ def team_report(
                     team_records=used,
                     files=names,
                 )
-                names.append("index.html")
+                names += [p.name for p in pages_written]
             _swap_in(staging, out)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)

@@ -203,6 +203,20 @@ def cmd_study(args: argparse.Namespace) -> int:
     return 0 if summary.finished else 1
 
 
+def _print_report(paths: Sequence[Path]) -> None:
+    """The report's files, one per line (stdout); the episode pages (``<episode_id>.html``) as one line on
+    stderr."""
+    pages = [p for p in paths if p.suffix == ".html" and p.name != "index.html"]
+    for p in paths:
+        if p not in pages:
+            print(p)
+    if pages:
+        print(
+            f"report: {len(pages)} episode pages beside index.html ({pages[0].parent}/*ep-*.html)",
+            file=sys.stderr,
+        )
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Write the report of a run folder and list the files (a team run gets the team report)."""
     from mirrorcraft.metrics.reporting import report
@@ -211,11 +225,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     try:
         if is_team_run(Path(args.run_dir)):
-            for p in team_report(
+            _print_report(team_report(
                 Path(args.run_dir), n_boot=args.bootstrap, seed=args.seed, plots=not args.no_plots,
-                include_foreign=args.include_foreign,
-            ):  # fmt: skip
-                print(p)
+                include_foreign=args.include_foreign, pages=not args.no_pages,
+            ))  # fmt: skip
             return 0
         paths = report(
             Path(args.run_dir),
@@ -226,12 +239,12 @@ def cmd_report(args: argparse.Namespace) -> int:
             include_foreign=args.include_foreign,
             keep=args.conflicts,
             keep_lines=args.keep_line,
+            pages=not args.no_pages,
         )
     except ContractError as err:
         print(f"report: {err}", file=sys.stderr)
         return 1
-    for p in paths:
-        print(p)
+    _print_report(paths)
     return 0
 
 
@@ -304,6 +317,11 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="action checkpoints of the horizon table",
     )
     p.add_argument("--no-plots", action="store_true", help="skip the PNG figures")
+    p.add_argument(
+        "--no-pages",
+        action="store_true",
+        help="skip index.html and the episode pages (one self-contained HTML page per episode, docs/viewer.md)",
+    )
     p.add_argument(
         "--include-foreign",
         action="store_true",
