@@ -73,10 +73,17 @@ def cmd_view(args: argparse.Namespace) -> int:
     if not src.exists():
         print(f"view: {src}: no such file or folder (give a record file or a run folder)", file=sys.stderr)
         return USAGE
+    if args.arenas and not Path(args.arenas, "arenas").is_dir():
+        print(
+            f"view: --arenas {args.arenas}: no arenas/ folder there (build them: worlds build)",
+            file=sys.stderr,
+        )
+        return USAGE
     out = Path(args.out) if args.out else (src if src.is_dir() else src.parent) / "pages"
     try:
         episodes, teams = load_view_sources(src)
-        written = write_episode_pages(episodes, teams, out)
+        arenas = Path(args.arenas) if args.arenas else None
+        written = write_episode_pages(episodes, teams, out, arenas=arenas)
     except ContractError as err:
         print(f"view: {err}", file=sys.stderr)
         return 1
@@ -99,5 +106,11 @@ def add_view_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("source", metavar="RECORD_OR_RUN_DIR", help="a record file (.json/.jsonl) or a run folder")
     p.add_argument("--out", help="folder for the pages (default: RUN_DIR/pages, or pages/ beside the file)")
+    p.add_argument(
+        "--arenas",
+        metavar="DIR",
+        help="team episodes: a catalogue folder with the arena saves (arenas/<name>/<variant>/, as `worlds build` "
+        "writes them) to draw the arena's terrain under the paths",
+    )
     p.set_defaults(handler=cmd_view)
     return p

@@ -26,7 +26,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from mirrorcraft.contracts import EpisodeRecord, read_record
 from mirrorcraft.contracts.teams import TeamEpisodeRecord, read_team_record
-from mirrorcraft.errors import ContractError
+from mirrorcraft.errors import ContractError, WorldError
 from mirrorcraft.metrics.pages.colours import map_image, png_data_uri
 from mirrorcraft.metrics.pages.svg import (
     MapPoint,
@@ -184,9 +184,36 @@ def render_episode_page(
     )
 
 
-def render_team_page(record: TeamEpisodeRecord) -> str:
-    """The HTML page of a team episode: the four players' paths, both teams' score curves, each player's
-    actions (hover: the outcome report)."""
+def team_points(record: TeamEpisodeRecord) -> list[tuple[float, float]]:
+    """Every recorded (x, z) of a team episode's players (the area its map covers)."""
+    return [
+        (a.position.x, a.position.z) for t in record.trajectories for a in t.actions if a.position is not None
+    ]
+
+
+def arena_snapshot(record: TeamEpisodeRecord, arenas: Path) -> MapSnapshot | None:
+    """The terrain under a team episode's paths, read from its arena's save in the catalogue folder
+    ``arenas`` (``arenas/<scenario>/<variant>/``; the arenas are fixed builds, so this is the arena as the
+    episode started, without what the players changed). None without positions.
+
+    Raises:
+        WorldError: the arena save is missing or unreadable.
+    """
+    from mirrorcraft.worlds.arenas.build import arena_id, arena_path
+    from mirrorcraft.worlds.map_snapshot import explored_area, snapshot_from_save
+
+    area = explored_area(team_points(record))
+    if area is None:
+        return None
+    save = arena_path(arenas, arena_id(record.identity.scenario, record.identity.arena_variant))
+    snap = snapshot_from_save(save, area)
+    return snap.model_copy(update={"source": f"arena save {save} (as built: the terrain before the episode)"})
+
+
+def render_team_page(record: TeamEpisodeRecord, snapshot: MapSnapshot | None = None) -> str:
+    """The HTML page of a team episode: the four players' paths (over the arena's terrain when ``snapshot``
+    is given, :func:`arena_snapshot`), both teams' score curves, each player's actions (hover: the outcome
+    report)."""
     colours = markers()["team_paths"]
     tracks = []
     events: list[TimelineEvent] = []
@@ -219,7 +246,8 @@ def render_team_page(record: TeamEpisodeRecord) -> str:
             title=f"{record.identity.scenario} {record.episode_id}",
             record=record,
             identity=record.identity,
-            map=map_svg(None, None, tracks),
+            map=_map(snapshot, tracks),
+            snapshot=snapshot,
             timeline=timeline_svg(record.identity.game_seconds, events, unit="game seconds"),
             scores=score_svg(series, x_label="game seconds", step=True),
             players=players,
@@ -249,12 +277,17 @@ def _vanilla_partners(episodes: Sequence[Episode]) -> dict[str, Episode]:
 
 
 def write_episode_pages(
-    episodes: Sequence[Episode], teams: Sequence[TeamEpisodeRecord], out_dir: Path
+    episodes: Sequence[Episode],
+    teams: Sequence[TeamEpisodeRecord],
+    out_dir: Path,
+    *,
+    arenas: Path | None = None,
 ) -> list[Path]:
     """Write one page per episode into ``out_dir`` (``<episode_id>.html``); returns the paths in input order.
+    With ``arenas`` (a catalogue folder holding the arena saves) team pages draw the arena's terrain.
 
     Raises:
-        ContractError: ``out_dir`` cannot be written (the message names it).
+        ContractError: ``out_dir`` cannot be written (the message names it), or an arena save is unreadable.
     """
     out_dir = Path(out_dir)
     try:
@@ -281,7 +314,13 @@ def write_episode_pages(
         html = render_episode_page(ep, partners.get(rid), links)
         written.append(_write(out_dir / episode_file_name(rid), html))
     for t in teams:
-        written.append(_write(out_dir / episode_file_name(t.episode_id), render_team_page(t)))
+        snap = None
+        if arenas is not None:
+            try:
+                snap = arena_snapshot(t, arenas)
+            except WorldError as err:
+                raise ContractError(f"view: --arenas {arenas}: {err}") from err
+        written.append(_write(out_dir / episode_file_name(t.episode_id), render_team_page(t, snap)))
     return written
 
 
