@@ -9,7 +9,9 @@ also runs on its own (``python -m mirrorcraft.study.report_cli report RUN_DIR``)
 The ``study`` command is the driver only. It does **not** contain an episode runner: an episode needs a
 server, a body and an agent, which this command receives as ``--episode-fn module:callable`` (default
 :data:`DEFAULT_EPISODE_FN`, the real runner ``mirrorcraft.study.runner:run_episode_blocking``);
-``--dry-run`` only resolves and lists the grid.
+``--dry-run`` only resolves and lists the grid. The runner's per-episode files (record and run notes, with
+the map snapshot ``view`` and ``report`` draw) go to ``RUN_DIR/episodes/`` unless ``MIRRORCRAFT_EPISODE_DIR``
+is set.
 
 ``--server embedded|child|vanilla`` (with ``--server-jar JAR --accept-eula [--java JAVA]`` for vanilla)
 chooses the server of the default runner: the flags are checked at once (exit code 2 with a clear message,
@@ -159,6 +161,13 @@ def cmd_study(args: argparse.Namespace) -> int:
             )
             return 2
         run_episode = resolve_callable(fn_spec)
+        import os
+
+        from mirrorcraft.study import runner
+
+        # The runner's per-episode files (record + run notes with the map snapshot the viewer draws) go into
+        # the run folder unless the environment says otherwise (docs/viewer.md).
+        os.environ.setdefault(runner.ENV_RECORDS, str(run_dir.resolve() / "episodes"))
         executor = make_executor(
             args.executor,
             workers=args.workers,
