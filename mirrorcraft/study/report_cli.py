@@ -309,9 +309,11 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``report`` command to an argparse subparsers object and return its parser."""
     p = subparsers.add_parser(
         "report",
-        help="tables (Markdown, CSV) and plots of a study run folder (MirrorCraft or PillagerBench team run)",
+        help="tables (Markdown, CSV), plots and index.html (with one page per episode) of a study run folder "
+        "(MirrorCraft or PillagerBench team run)",
         description="A team run (team_study.json, or team records in results.jsonl) gets the team report: "
-        "teams.md, one CSV per table, scores_<scenario>.png and d_heatmap_<scenario>.png; --checkpoints, "
+        "teams.md, one CSV per table, scores_<scenario>.png and d_heatmap_<scenario>.png, index.html and the "
+        "episode pages; --checkpoints, "
         "--conflicts and --keep-line apply to MirrorCraft runs only.",
         allow_abbrev=False,
     )

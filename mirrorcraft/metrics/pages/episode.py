@@ -64,7 +64,8 @@ def episode_file_name(episode_id: str) -> str:
     return f"{episode_id}.html"
 
 
-def _env() -> Environment:
+def template_env() -> Environment:
+    """The pages' templates (package data under ``templates/``), HTML autoescaped."""
     return Environment(
         loader=PackageLoader("mirrorcraft.metrics.pages", "templates"),
         autoescape=select_autoescape(["html", "j2"]),
@@ -171,7 +172,7 @@ def render_episode_page(
         _panel(ep, "Mirror" if ep.record.identity.suite else "Vanilla")
     ]
     return (
-        _env()
+        template_env()
         .get_template("episode.html.j2")
         .render(
             title=f"{ep.record.identity.world_id} {ep.record.identity.task.value} {ep.record.episode_id}",
@@ -240,7 +241,7 @@ def render_team_page(record: TeamEpisodeRecord, snapshot: MapSnapshot | None = N
         ("blue", sides["blue"], [(0.0, 0.0)] + [(float(s.t), s.blue) for s in record.scores]),
     ]
     return (
-        _env()
+        template_env()
         .get_template("team.html.j2")
         .render(
             title=f"{record.identity.scenario} {record.episode_id}",

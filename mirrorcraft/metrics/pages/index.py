@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 
 from mirrorcraft.contracts import EpisodeRecord
 from mirrorcraft.contracts.teams import TeamEpisodeRecord
-from mirrorcraft.metrics.pages.episode import Episode, _env, episode_file_name, write_episode_pages
+from mirrorcraft.metrics.pages.episode import Episode, episode_file_name, template_env, write_episode_pages
 from mirrorcraft.metrics.tables import Table, _fmt
 
 __all__ = ["INDEX_FILE", "episode_rows", "render_index", "write_report_pages"]
@@ -122,7 +122,7 @@ def render_index(
         if p.is_file()
     ]
     return (
-        _env()
+        template_env()
         .get_template("index.html.j2")
         .render(
             title=title,
