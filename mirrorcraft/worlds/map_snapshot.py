@@ -13,14 +13,16 @@ user's vanilla jar (which saves on stop). The top block is the highest non-air b
 computed from the block sections, not from the stored heightmaps (a save written by another tool may carry
 stale ones). Columns of chunks the save does not have are "unknown" (palette index 0, ``""``).
 
-**Encoding** (:class:`MapSnapshot`): a palette of block ids, then two little-endian base64 arrays in row-major
-``[z][x]`` order: ``blocks`` (uint16 palette indices) and ``heights`` (int16 world y of the top block). A
-192 × 192 snapshot is ~100 KB of JSON; :data:`MAX_SIDE` bounds it.
+**Encoding** (:class:`MapSnapshot`): a palette of block ids, then two arrays in row-major ``[z][x]`` order, each
+little-endian, zlib-compressed and base64-encoded: ``blocks`` (uint16 palette indices) and ``heights`` (int16
+world y of the top block). A 192 × 192 snapshot of a catalogue world is ~12 KiB of JSON (196 KiB uncompressed);
+:data:`MAX_SIDE` bounds it.
 """
 
 from __future__ import annotations
 
 import base64
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -51,8 +53,12 @@ class MapSnapshot(BaseModel):
     width: int = Field(ge=1, le=MAX_SIDE, description="Columns along x.")
     depth: int = Field(ge=1, le=MAX_SIDE, description="Rows along z.")
     palette: list[str] = Field(description="Block ids; index 0 is '' (no chunk in the save).")
-    blocks: str = Field(description="base64 of uint16 little-endian palette indices, [z][x] row-major.")
-    heights: str = Field(description="base64 of int16 little-endian world y of the top block, [z][x].")
+    blocks: str = Field(
+        description="base64 of zlib of uint16 little-endian palette indices, [z][x] row-major."
+    )
+    heights: str = Field(
+        description="base64 of zlib of int16 little-endian world y of the top block, [z][x]."
+    )
     source: str = Field("save", description="Where it was read: 'save' (the Anvil reader).")
 
     @model_validator(mode="after")
@@ -60,7 +66,11 @@ class MapSnapshot(BaseModel):
         n = self.width * self.depth
         if not self.palette or self.palette[0] != UNKNOWN:
             raise ValueError("palette[0] must be '' (unknown columns)")
-        if len(base64.b64decode(self.blocks)) != 2 * n or len(base64.b64decode(self.heights)) != 2 * n:
+        try:
+            sizes = [len(_unpack(self.blocks)), len(_unpack(self.heights))]
+        except (ValueError, zlib.error) as err:
+            raise ValueError(f"blocks and heights must be base64 of zlib data ({err})") from None
+        if sizes != [2 * n, 2 * n]:
             raise ValueError(f"blocks and heights must hold {n} uint16/int16 values each")
         if int(self.block_array().max()) >= len(self.palette):
             raise ValueError("a block index lies outside the palette")
@@ -68,12 +78,12 @@ class MapSnapshot(BaseModel):
 
     def block_array(self) -> np.ndarray:
         """Palette indices, shape ``(depth, width)`` (``[z - z0, x - x0]``)."""
-        raw = np.frombuffer(base64.b64decode(self.blocks), dtype="<u2")
+        raw = np.frombuffer(_unpack(self.blocks), dtype="<u2")
         return raw.reshape(self.depth, self.width)
 
     def height_array(self) -> np.ndarray:
         """World y of the top block, shape ``(depth, width)``."""
-        raw = np.frombuffer(base64.b64decode(self.heights), dtype="<i2")
+        raw = np.frombuffer(_unpack(self.heights), dtype="<i2")
         return raw.reshape(self.depth, self.width)
 
     def top_block(self, x: int, z: int) -> tuple[str, int] | None:
@@ -83,6 +93,14 @@ class MapSnapshot(BaseModel):
             return None
         block = self.palette[int(self.block_array()[i, j])]
         return None if block == UNKNOWN else (block, int(self.height_array()[i, j]))
+
+
+def _pack(array: np.ndarray) -> str:
+    return base64.b64encode(zlib.compress(array.tobytes(), 9)).decode("ascii")
+
+
+def _unpack(text: str) -> bytes:
+    return zlib.decompress(base64.b64decode(text, validate=True))
 
 
 def explored_area(
@@ -198,6 +216,6 @@ def snapshot_from_save(world: Path, area: tuple[int, int, int, int]) -> MapSnaps
         width=width,
         depth=depth,
         palette=palette,
-        blocks=base64.b64encode(blocks.tobytes()).decode("ascii"),
-        heights=base64.b64encode(heights.tobytes()).decode("ascii"),
+        blocks=_pack(blocks),
+        heights=_pack(heights),
     )

@@ -8,6 +8,7 @@ table cites (https://minecraft.wiki/w/Map_item_format#Base_colors).
 from __future__ import annotations
 
 import base64
+import zlib
 
 import numpy as np
 import pytest
@@ -66,7 +67,11 @@ def test_snapshot_reads_top_block_and_height_per_column(save) -> None:  # noqa: 
     again = MapSnapshot.model_validate_json(snap.model_dump_json())  # the run notes' JSON round trip
     assert again == snap and again.block_array().shape == (20, 28)
     with pytest.raises(ValueError, match="must hold"):
-        MapSnapshot.model_validate(snap.model_dump() | {"heights": base64.b64encode(b"\0\0").decode()})
+        MapSnapshot.model_validate(
+            snap.model_dump() | {"heights": base64.b64encode(zlib.compress(b"\0\0")).decode()}
+        )
+    with pytest.raises(ValueError, match="zlib"):
+        MapSnapshot.model_validate(snap.model_dump() | {"blocks": base64.b64encode(b"\0\0").decode()})
     with pytest.raises(WorldError, match="not a world save"):
         snapshot_from_save(save.path / "region", (0, 0, 4, 4))
 
