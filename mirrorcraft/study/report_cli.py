@@ -11,7 +11,7 @@ server, a body and an agent, which this command receives as ``--episode-fn modul
 :data:`DEFAULT_EPISODE_FN`, the real runner ``mirrorcraft.study.runner:run_episode_blocking``);
 ``--dry-run`` only resolves and lists the grid. The runner's per-episode files (record and run notes, with
 the map snapshot ``view`` and ``report`` draw) go to ``RUN_DIR/episodes/`` unless ``MIRRORCRAFT_EPISODE_DIR``
-is set.
+is set (default runner only).
 
 ``--server embedded|child|vanilla`` (with ``--server-jar JAR --accept-eula [--java JAVA]`` for vanilla)
 chooses the server of the default runner: the flags are checked at once (exit code 2 with a clear message,
@@ -165,27 +165,34 @@ def cmd_study(args: argparse.Namespace) -> int:
 
         from mirrorcraft.study import runner
 
-        # The runner's per-episode files (record + run notes with the map snapshot the viewer draws) go into
-        # the run folder unless the environment says otherwise (docs/viewer.md).
-        os.environ.setdefault(runner.ENV_RECORDS, str(run_dir.resolve() / "episodes"))
-        executor = make_executor(
-            args.executor,
-            workers=args.workers,
-            address=args.address,
-            timeout_s=args.timeout,
-            evaluator=evaluator,
-        )
-        summary = run_study(
-            run_dir,
-            grid,
-            run_episode,
-            executor=executor,
-            resume=args.resume,
-            max_attempts=args.max_attempts,
-            progress=not args.no_progress,
-            max_cost_usd=args.max_study_cost,
-            episode_cost_usd=episode_cap,
-        )
+        # The default runner's per-episode files (record + run notes with the map snapshot the viewer draws) go
+        # into the run folder unless the environment says otherwise (docs/viewer.md); workers inherit it, and
+        # the variable is taken back afterwards so an in-process caller's environment is left as it was.
+        added = fn_spec == DEFAULT_EPISODE_FN and not os.environ.get(runner.ENV_RECORDS)
+        if added:
+            os.environ[runner.ENV_RECORDS] = str(run_dir.resolve() / "episodes")
+        try:
+            executor = make_executor(
+                args.executor,
+                workers=args.workers,
+                address=args.address,
+                timeout_s=args.timeout,
+                evaluator=evaluator,
+            )
+            summary = run_study(
+                run_dir,
+                grid,
+                run_episode,
+                executor=executor,
+                resume=args.resume,
+                max_attempts=args.max_attempts,
+                progress=not args.no_progress,
+                max_cost_usd=args.max_study_cost,
+                episode_cost_usd=episode_cap,
+            )
+        finally:
+            if added:
+                os.environ.pop(runner.ENV_RECORDS, None)
     except ContractError as err:
         print(f"study: {err}", file=sys.stderr)
         return 1

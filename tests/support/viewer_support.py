@@ -102,3 +102,19 @@ def rect_of(driver: Any, element: Any) -> dict[str, float]:
         "const r = arguments[0].getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height};",
         element,
     )
+
+
+#: Where :func:`records_dir_probe` writes what it saw (set by the test).
+PROBE_FILE = "MC_TEST_PROBE_FILE"
+
+
+def records_dir_probe(identity: Any) -> Any:
+    """A synthetic episode (no game) that appends the ``MIRRORCRAFT_EPISODE_DIR`` its worker sees to the file
+    named by :data:`PROBE_FILE`: how the study CLI's default runner is told where the run notes go."""
+    import os
+
+    from support.study_episode_fn import synthetic_episode
+
+    with open(os.environ[PROBE_FILE], "a", encoding="utf-8") as fh:
+        fh.write(os.environ.get("MIRRORCRAFT_EPISODE_DIR", "") + "\n")
+    return synthetic_episode(identity)

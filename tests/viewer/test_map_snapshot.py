@@ -13,6 +13,7 @@ import zlib
 import numpy as np
 import pytest
 from support.contract_samples import load_fixture
+from support.viewer_support import PROBE_FILE
 
 from mirrorcraft.contracts import read_record
 from mirrorcraft.errors import WorldError
@@ -102,3 +103,20 @@ def test_a_record_before_schema_4_renders_without_a_path() -> None:
     assert 'class="action' not in html and 'class="path"' not in html
     assert f"{len(rec.trajectory)} of {len(rec.trajectory)} actions have no recorded position" in html
     assert "No map snapshot with this record" in html
+
+
+def test_study_puts_the_run_notes_in_the_run_folder(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    # With the default runner (here a stand-in that reports what it sees), `study` points the runner's
+    # per-episode files — where the map snapshot goes — at RUN_DIR/episodes, and takes the variable back.
+    import os
+
+    from mirrorcraft.study import report_cli
+
+    probe = tmp_path / "seen.txt"
+    monkeypatch.setenv(PROBE_FILE, str(probe))
+    monkeypatch.delenv("MIRRORCRAFT_EPISODE_DIR", raising=False)
+    monkeypatch.setattr(report_cli, "DEFAULT_EPISODE_FN", "support.viewer_support:records_dir_probe")
+    run = tmp_path / "run"
+    assert report_cli.main(["study", "smoke", "--run-dir", str(run), "--workers", "0", "--no-progress"]) == 0
+    assert probe.read_text().splitlines() == [str(run.resolve() / "episodes")] * 3
+    assert "MIRRORCRAFT_EPISODE_DIR" not in os.environ
