@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,10 @@ def episode_file_name(episode_id: str) -> str:
     return f"{episode_id}.html"
 
 
+@cache
 def template_env() -> Environment:
-    """The pages' templates (package data under ``templates/``), HTML autoescaped."""
+    """The pages' templates (package data under ``templates/``), HTML autoescaped; one environment per
+    process, so each template is compiled once however many pages a report writes."""
     return Environment(
         loader=PackageLoader("mirrorcraft.metrics.pages", "templates"),
         autoescape=select_autoescape(["html", "j2"]),
