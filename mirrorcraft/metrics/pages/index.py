@@ -3,8 +3,9 @@
 Why: the report was Markdown and PNGs; a page shows the same header, every table (sortable: click a header;
 tiny inline JS), the plots (the report's own PNGs, inlined as base64 so the page needs nothing beside it) and
 a sortable list of every episode linking to its viewer page (``report/<episode_id>.html``, written by the same
-``report`` run, beside the index: flat, so ``report/`` stays one folder of files). Values are rounded for display exactly as in the Markdown tables; each numeric
-cell keeps its unrounded value in ``data-v`` for sorting.
+``report`` run, beside the index: flat, so ``report/`` stays one folder of files). Values are rounded for
+display exactly as in the Markdown tables; each numeric cell keeps its unrounded value in ``data-v`` for
+sorting.
 """
 
 from __future__ import annotations
