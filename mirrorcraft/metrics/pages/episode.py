@@ -299,11 +299,10 @@ def write_episode_pages(
     except OSError as err:
         raise ContractError(f"view: cannot create {out_dir}: {err.strerror or err}") from err
     partners = _vanilla_partners(episodes)
+    by_id = {e.record.episode_id: e for e in episodes}
     mirrors_of: dict[str, list[Episode]] = {}
     for mid, v in partners.items():
-        mirrors_of.setdefault(v.record.episode_id, []).append(
-            next(e for e in episodes if e.record.episode_id == mid)
-        )
+        mirrors_of.setdefault(v.record.episode_id, []).append(by_id[mid])
     written = []
     for ep in episodes:
         rid = ep.record.episode_id

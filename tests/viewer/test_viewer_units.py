@@ -1,4 +1,5 @@
-"""The map snapshot (top block and height per column, from a save) and the map colours, without a browser.
+"""The viewer without a browser: the map snapshot (top block and height per column, from a save), the map
+colours, the pairing of Mirror pages, old records, and where ``study`` puts the run notes.
 
 The save is written here with the project's Anvil writer, block by block known: a stone pillar on grass, a
 water pool, a chunk left out (unknown columns). The colours are checked against the wiki's base colours the
@@ -8,6 +9,7 @@ table cites (https://minecraft.wiki/w/Map_item_format#Base_colors).
 from __future__ import annotations
 
 import base64
+import re
 import zlib
 
 import numpy as np
@@ -120,3 +122,33 @@ def test_study_puts_the_run_notes_in_the_run_folder(tmp_path, monkeypatch) -> No
     assert report_cli.main(["study", "smoke", "--run-dir", str(run), "--workers", "0", "--no-progress"]) == 0
     assert probe.read_text().splitlines() == [str(run.resolve() / "episodes")] * 3
     assert "MIRRORCRAFT_EPISODE_DIR" not in os.environ
+
+
+def test_mirror_pages_pair_with_the_vanilla_episode_of_their_cell(tmp_path) -> None:  # noqa: ANN001
+    from support.study_episode_fn import synthetic_episode
+
+    from mirrorcraft.contracts import ModelSettings, StudyGrid
+    from mirrorcraft.metrics.pages.episode import write_episode_pages
+
+    grid = StudyGrid(
+        name="pairs", worlds=["plains-1"], tasks=["iron_armor"], models=[ModelSettings(name="m")],
+        configurations=["react"], repetitions=2, suites=["M01", "M02"],
+    )  # fmt: skip
+    records = [synthetic_episode(i) for i in grid.expand()]  # Vanilla, M01, M02 hidden; M01, M02 disclosed
+    pages = write_episode_pages([Episode(r) for r in records], [], tmp_path)
+    assert [p.name for p in pages] == [f"{r.episode_id}.html" for r in records]
+    vanilla = {r.identity.repetition: r for r in records if r.identity.suite is None}
+    for r, page in zip(records, pages, strict=True):
+        html = page.read_text()
+        panels = re.findall(r'data-episode="(ep-[0-9a-f]+)" data-role="(\w+)"', html)
+        if r.identity.suite is None:  # alone, linking to its four Mirror pages of the same repetition
+            assert panels == [(r.episode_id, "Vanilla")]
+            mirrors = [
+                m for m in records if m.identity.suite and m.identity.repetition == r.identity.repetition
+            ]
+            assert len(mirrors) == 4 and all(f'href="{m.episode_id}.html"' in html for m in mirrors)
+        else:  # the Vanilla episode of its cell and repetition on the left (disclosed ones too)
+            assert panels == [
+                (vanilla[r.identity.repetition].episode_id, "Vanilla"),
+                (r.episode_id, "Mirror"),
+            ]
