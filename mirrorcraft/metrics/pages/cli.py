@@ -11,7 +11,7 @@ Accepted inputs (docs/viewer.md):
   (``.jsonl``, read as its run folder).
 
 Pages go to ``--out`` (default: ``RUN_DIR/pages`` for a folder, ``pages/`` beside a file), one
-``<episode_id>.html`` each; their paths are printed. Exit codes: 0 pages written; 1 the records could not be
+``<episode_id>.html`` each; their paths are printed (stdout, one a line; notes go to stderr). Exit codes: 0 pages written; 1 the records could not be
 read (the message names the file and the field); 2 a usage error (the path does not exist, nothing is read
 or written).
 """
@@ -91,7 +91,10 @@ def cmd_view(args: argparse.Namespace) -> int:
         print(p)
     without = sum(1 for e in episodes if e.snapshot is None)
     if without:
-        print(f"view: {without} of {len(episodes)} episodes have no map snapshot (no run notes beside them)")
+        print(
+            f"view: {without} of {len(episodes)} episodes have no map snapshot (no run notes beside them)",
+            file=sys.stderr,
+        )
     return 0
 
 
