@@ -10,7 +10,8 @@ team run by its manifest (``team_study.json``) or, in a folder without one, by i
 * ``<table>.csv`` — one per table, unrounded (:func:`~mirrorcraft.metrics.teams.write_team_tables`' files);
 * ``scores_<scenario>.png`` and ``d_heatmap_<scenario>.png`` (:mod:`mirrorcraft.metrics.team_plots`);
 * ``index.html`` — the same as one page (sortable tables, plots inlined), linking to one viewer page per
-  episode (``<episode_id>.html`` beside it: the four paths, both teams' score curves; :mod:`mirrorcraft.metrics.pages`).
+  episode (``<episode_id>.html`` beside it: the four paths — over the arena's terrain when the run folder holds
+  its arenas in ``worlds/`` — and both teams' score curves; :mod:`mirrorcraft.metrics.pages`).
 
 **Which records**: the final record of each episode (:func:`~mirrorcraft.metrics.team_results.load_team_run`);
 infrastructure-fault records are listed and excluded from every metric; with a manifest, records of
@@ -141,6 +142,7 @@ def team_report(
                         written.append(h)
             names = [p.name for p in written]
             if pages:
+                from mirrorcraft.metrics.pages.episode import run_arenas
                 from mirrorcraft.metrics.pages.index import write_report_pages
 
                 head = "\n".join(_header(records, used, foreign, scan, grid_size, grid_name))
@@ -152,6 +154,9 @@ def team_report(
                     plots=[p for p in written if p.suffix == ".png"],
                     team_records=used,
                     files=names,
+                    arenas=run_arenas(
+                        run_dir
+                    ),  # a team study's arenas: RUN_DIR/worlds (teams study's default)
                 )
                 names += [p.name for p in pages_written]
             _swap_in(staging, out)

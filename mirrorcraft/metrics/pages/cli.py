@@ -67,7 +67,7 @@ def load_view_sources(path: Path) -> tuple[list[Any], list[Any]]:
 
 def cmd_view(args: argparse.Namespace) -> int:
     """Write the pages (module docstring)."""
-    from mirrorcraft.metrics.pages.episode import write_episode_pages
+    from mirrorcraft.metrics.pages.episode import run_arenas, write_episode_pages
 
     src = Path(args.source)
     if not src.exists():
@@ -82,8 +82,8 @@ def cmd_view(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else (src if src.is_dir() else src.parent) / "pages"
     try:
         episodes, teams = load_view_sources(src)
-        arenas = Path(args.arenas) if args.arenas else None
-        written = write_episode_pages(episodes, teams, out, arenas=arenas)
+        arenas = Path(args.arenas) if args.arenas else (run_arenas(src) if src.is_dir() else None)
+        written = write_episode_pages(episodes, teams, out, arenas=arenas, arenas_required=bool(args.arenas))
     except ContractError as err:
         print(f"view: {err}", file=sys.stderr)
         return 1
@@ -113,7 +113,8 @@ def add_view_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--arenas",
         metavar="DIR",
         help="team episodes: a catalogue folder with the arena saves (arenas/<name>/<variant>/, as `worlds build` "
-        "writes them) to draw the arena's terrain under the paths",
+        "writes them) to draw the arena's terrain under the paths (default: RUN_DIR/worlds when it has arenas/, "
+        "where `teams study` builds them)",
     )
     p.set_defaults(handler=cmd_view)
     return p

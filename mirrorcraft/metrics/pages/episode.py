@@ -286,9 +286,11 @@ def write_episode_pages(
     out_dir: Path,
     *,
     arenas: Path | None = None,
+    arenas_required: bool = True,
 ) -> list[Path]:
     """Write one page per episode into ``out_dir`` (``<episode_id>.html``); returns the paths in input order.
-    With ``arenas`` (a catalogue folder holding the arena saves) team pages draw the arena's terrain.
+    With ``arenas`` (a catalogue folder holding the arena saves) team pages draw the arena's terrain; an arena
+    that cannot be read is an error when ``arenas_required``, else that page has no terrain (it says so).
 
     Raises:
         ContractError: ``out_dir`` cannot be written (the message names it), or an arena save is unreadable.
@@ -322,7 +324,8 @@ def write_episode_pages(
             try:
                 snap = arena_snapshot(t, arenas)
             except WorldError as err:
-                raise ContractError(f"view: --arenas {arenas}: {err}") from err
+                if arenas_required:
+                    raise ContractError(f"view: --arenas {arenas}: {err}") from err
         written.append(_write(out_dir / episode_file_name(t.episode_id), render_team_page(t, snap)))
     return written
 
@@ -372,6 +375,16 @@ def snapshot_of(notes: Any, where: Path | str = "run notes") -> MapSnapshot | No
         return MapSnapshot.model_validate(notes["map_snapshot"])
     except ValueError as err:
         raise ContractError(f"{where}: run_notes.map_snapshot is invalid: {err}") from err
+
+
+#: Where a team study keeps its arena saves by default (``teams study --worlds``: ``OUT/worlds``).
+TEAM_WORLDS_DIR = "worlds"
+
+
+def run_arenas(run_dir: Path) -> Path | None:
+    """The arena catalogue of a team run folder (``RUN_DIR/worlds`` holding ``arenas/``), None without one."""
+    folder = Path(run_dir) / TEAM_WORLDS_DIR
+    return folder if (folder / "arenas").is_dir() else None
 
 
 #: Where the runner writes each episode's record and run notes inside a run folder (``episode`` and the

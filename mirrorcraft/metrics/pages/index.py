@@ -147,12 +147,18 @@ def write_report_pages(
     team_records: Sequence[TeamEpisodeRecord] = (),
     snapshots: dict[str, Any] | None = None,
     files: Sequence[str] = (),
+    arenas: Path | None = None,
 ) -> list[Path]:
     """Write ``folder/index.html`` and ``folder/<id>.html`` for every record; returns the index first, then
-    the episode pages. ``snapshots`` maps episode id → its map snapshot (from the run notes)."""
+    the episode pages. ``snapshots`` maps episode id → its map snapshot (from the run notes); ``arenas`` is the
+    arena catalogue team pages take their terrain from (an unreadable arena leaves that page without it)."""
     snaps = snapshots or {}
     pages = write_episode_pages(
-        [Episode(r, snaps.get(r.episode_id)) for r in records], list(team_records), folder
+        [Episode(r, snaps.get(r.episode_id)) for r in records],
+        list(team_records),
+        folder,
+        arenas=arenas,
+        arenas_required=False,
     )
     index = folder / INDEX_FILE
     html = render_index(title, header_markdown, tables, plots, [*records, *team_records], files)
