@@ -177,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     from mirrorcraft.datapacks.cli import add_datapacks_parser
     from mirrorcraft.debug.proxy import add_proxy_parser
     from mirrorcraft.harness.serve_cli import add_serve_parser
+    from mirrorcraft.metrics.pages.cli import add_view_parser
     from mirrorcraft.study.check_cli import add_check_parser
     from mirrorcraft.study.episode_cli import add_episode_parser
     from mirrorcraft.study.report_cli import add_report_parser, add_study_parser
@@ -189,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_episode_parser(sub)
     add_study_parser(sub)
     add_report_parser(sub)
+    add_view_parser(sub)
     add_proxy_parser(sub)
     add_check_parser(sub)
     add_teams_parser(sub)

@@ -48,6 +48,11 @@ def test_default_job_checks_worlds_then_runs_the_paired_evaluation(tmp_path: Pat
     assert all(not r["infrastructure_faults"] for r in lines)
     assert all(len(r["trajectory"]) == 1 for r in lines)
     assert (out / "report" / "report.md").is_file() and (out / "report" / "rie_by_suite.png").is_file()
+    # the report as a page, and one viewer page per episode beside it, each with its map (docs/viewer.md)
+    assert (out / "report" / "index.html").is_file()
+    for r in lines:
+        page = (out / "report" / f"{r['episode_id']}.html").read_text()
+        assert 'class="terrain"' in page and 'class="action' in page, r["episode_id"]
     assert "RIE (Vanilla" in proc.stdout
     # then the side-balanced team demo: 4 Mushroom War episodes (random tested from both sides, and the
     # do_nothing baseline for S), valid team records and the team tables

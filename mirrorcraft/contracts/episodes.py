@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from mirrorcraft.contracts.canonical import canonical_json, sha256_hex
 from mirrorcraft.contracts.ids import SUITE_IDS, ParsedId, parse_id, world_id
-from mirrorcraft.contracts.observation import BlockPos
+from mirrorcraft.contracts.observation import BlockPos, Vec3
 from mirrorcraft.contracts.rules import RuleEncounter, SuiteId
 from mirrorcraft.contracts.skills import OutcomeReport, Signature, SkillCall, signature
 from mirrorcraft.contracts.tasks import DEFAULT_BUDGETS, DEFAULT_MILESTONE_VALUES, STORY, TaskId, task_spec
@@ -250,6 +250,11 @@ class ActionStep(BaseModel):
     report: OutcomeReport
     score_after: int = Field(ge=0, le=100, description="S_k, read after a tick barrier.")
     policy_errors: list[PolicyError] = Field(default_factory=list, description="Errors re-asked before it.")
+    position: Vec3 | None = Field(
+        None,
+        description="The player's feet position when the call returned (0.1 block), the path the episode "
+        "viewer draws; null in records before schema 4 and when the body had no position.",
+    )
 
     @model_validator(mode="after")
     def _sig(self) -> ActionStep:
@@ -420,9 +425,21 @@ def _migrate_v2(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _migrate_v3(data: dict[str, Any]) -> dict[str, Any]:
+    """v3 → v4: v4 added each action's ``position`` (the player's feet after the call, for the episode
+    viewer). v3 records did not record it: it stays absent (null), and the viewer draws no path for them."""
+    out = dict(data)
+    out["schema_version"] = 4
+    return out
+
+
 #: Migrations from version N to N+1. Adding a schema version = bump SCHEMA_VERSION, add a migration here,
 #: add the new schema fingerprint in version.py, regenerate docs/schemas and keep an old-record fixture.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _migrate_v1, 2: _migrate_v2}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _migrate_v1,
+    2: _migrate_v2,
+    3: _migrate_v3,
+}
 
 
 def read_record(data: dict[str, Any] | str | bytes) -> EpisodeRecord:

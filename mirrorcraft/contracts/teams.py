@@ -47,6 +47,7 @@ from mirrorcraft.contracts.episodes import (
     check_action,
 )
 from mirrorcraft.contracts.ids import parse_id
+from mirrorcraft.contracts.observation import Vec3
 from mirrorcraft.contracts.skills import OutcomeReport, Signature, SkillCall
 from mirrorcraft.errors import ContractError, RegistrationError
 
@@ -76,7 +77,7 @@ __all__ = [
     "read_team_record",
 ]
 
-TEAM_SCHEMA_VERSION = 2
+TEAM_SCHEMA_VERSION = 3
 
 #: team schema version → SHA-256 over the exported team schema files (``schemas.team_schema_fingerprint``).
 #: Changing a team contract means: bump TEAM_SCHEMA_VERSION, add a migration to ``TEAM_MIGRATIONS``, regenerate
@@ -87,6 +88,8 @@ TEAM_SCHEMA_FINGERPRINTS: dict[int, str] = {
     #: reports, the team observation (``team_observation``) and the chat log's ``tick`` and ``translate``
     #: (defaults: records written before them load unchanged).
     2: "74bdc61cf5850989ab52ebdbae310224526f114725ca7e85d1069fdcaade24c5",
+    #: 3 (issue 27): each team action's ``position`` (the viewer's four paths); optional (null before).
+    3: "dbf0775ffb6f85eed6a4fc126e9cf18c60b231ba98b78a3b4d8833ce0ef375e0",
 }
 
 Scenario = Literal["mushroom_war", "dash_and_dine"]
@@ -244,6 +247,11 @@ class TeamAction(_Frozen):
     signature: Signature
     report: OutcomeReport
     policy_errors: list[PolicyError] = Field(default_factory=list, description="Errors re-asked before it.")
+    position: Vec3 | None = Field(
+        None,
+        description="The player's feet position when the call returned (0.1 block; the viewer's path); null "
+        "in records before team schema 3.",
+    )
 
     @model_validator(mode="after")
     def _sig(self) -> TeamAction:
@@ -424,8 +432,14 @@ def _migrate_team_v1(data: dict[str, Any]) -> dict[str, Any]:
     return dict(data) | {"schema_version": 2}
 
 
+def _migrate_team_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 → v3: v3 added each action's ``position`` (the episode viewer's paths); v2 records did not record
+    it, so it stays null."""
+    return dict(data) | {"schema_version": 3}
+
+
 #: Team record migrations from version N to N+1.
-TEAM_MIGRATIONS: dict[int, Any] = {1: _migrate_team_v1}
+TEAM_MIGRATIONS: dict[int, Any] = {1: _migrate_team_v1, 2: _migrate_team_v2}
 
 
 def read_team_record(data: dict[str, Any] | str | bytes) -> TeamEpisodeRecord:

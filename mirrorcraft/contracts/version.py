@@ -8,7 +8,7 @@ means: bump ``SCHEMA_VERSION``, add a migration for episode records, regenerate 
 nobody changes a contract silently.
 """
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 #: schema version → SHA-256 over the exported schema files (see ``schemas.schema_fingerprint``).
 #: Version 1 was the draft contract at the issue's time (records only; it never had exported schemas).
@@ -19,4 +19,7 @@ SCHEMA_FINGERPRINTS: dict[int, str] = {
     #: into the same version, and the team skill ``take`` (issue 25's opponents take eggs, buckets, bowls and
     #: coal out of the arena's containers); all only add, so the 2 -> 3 migration covers them.
     3: "3e326117a1a35f58db90819425fe72fe088d93a756320723f5065c7aafe960ae",
+    #: 4 (issue 27): each action's ``position`` (the player's feet when the call returned), the episode
+    #: viewer's path; optional, so the 3 -> 4 migration only moves the stamp.
+    4: "435b020234c7b857acdc5b33d8f19ad93aeb8fcff175686e9ee20ad1490e8a73",
 }

@@ -6,7 +6,9 @@ writes into ``<run_dir>/report/``:
 
 * ``report.md`` — a header (counts, excluded records, ignored lines, integrity notes) and every table;
 * ``<table>.csv`` — one per table, unrounded;
-* ``rie_by_suite.png`` and ``irr_rl_by_configuration.png``.
+* ``rie_by_suite.png`` and ``irr_rl_by_configuration.png``;
+* ``index.html`` — the same report as one self-contained page (sortable tables, the plots inlined) linking to
+  one viewer page per episode, ``<episode_id>.html`` beside it (:mod:`mirrorcraft.metrics.pages`).
 
 **Which records a report uses** (:func:`select_records`): only records of the run's ``grid.json`` (its
 expanded episode ids). A valid record of another grid (another study seed, another temperature, a record
@@ -273,6 +275,7 @@ def report(
     include_foreign: bool = False,
     keep: ConflictPolicy = "refuse",
     keep_lines: Iterable[int] = (),
+    pages: bool = True,
 ) -> list[Path]:
     """Write the full report of a study run into ``<run_dir>/report/`` (atomically, module docstring).
 
@@ -285,9 +288,11 @@ def report(
         include_foreign: also use records that do not belong to the run's ``grid.json`` (listed).
         keep: how conflicting records of one episode are settled (``"refuse"``: raise).
         keep_lines: lines of ``results.jsonl`` whose record wins its conflict.
+        pages: also write ``index.html`` and one page per episode beside it.
 
     Returns:
-        The written files: ``report.md``, one CSV per table, then the PNGs.
+        The written files: ``report.md``, one CSV per table, the PNGs, then ``index.html`` and the episode
+        pages.
 
     Raises:
         ContractError: ``run_dir`` has no results file, or its ``grid.json`` is invalid.
@@ -322,8 +327,31 @@ def report(
                 by_name = {t.name: t for t in built}
                 plot_rie_by_suite(by_name["by_suite"], staging / "rie_by_suite.png")
                 plot_irr_rl(by_name["irr_rl"], staging / "irr_rl_by_configuration.png")
+            if pages:
+                names += _write_pages(run_dir, staging, md[0], built, names, sel.used)
             _swap_in(staging, out)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
     return [out / n for n in names]
+
+
+def _write_pages(
+    run_dir: Path, staging: Path, header: str, built: Sequence[tables.Table], names: list[str], used: list
+) -> list[str]:
+    """``index.html`` and the episode pages into the staging folder (swapped in with the rest); returns
+    their names."""
+    from mirrorcraft.metrics.pages.episode import run_snapshots
+    from mirrorcraft.metrics.pages.index import write_report_pages
+
+    written = write_report_pages(
+        staging,
+        title=f"MirrorCraft report: {run_dir.name}",
+        header_markdown=header,
+        tables=built,
+        plots=[staging / n for n in names if n.endswith(".png")],
+        records=used,
+        snapshots=run_snapshots(run_dir, [r.episode_id for r in used]),
+        files=names,
+    )
+    return [p.name for p in written]

@@ -8,7 +8,10 @@ team run by its manifest (``team_study.json``) or, in a folder without one, by i
   and every table of :func:`~mirrorcraft.metrics.teams.team_tables` (per scenario; the cross-scenario pool
   only as the labelled extra);
 * ``<table>.csv`` — one per table, unrounded (:func:`~mirrorcraft.metrics.teams.write_team_tables`' files);
-* ``scores_<scenario>.png`` and ``d_heatmap_<scenario>.png`` (:mod:`mirrorcraft.metrics.team_plots`).
+* ``scores_<scenario>.png`` and ``d_heatmap_<scenario>.png`` (:mod:`mirrorcraft.metrics.team_plots`);
+* ``index.html`` — the same as one page (sortable tables, plots inlined), linking to one viewer page per
+  episode (``<episode_id>.html`` beside it: the four paths — over the arena's terrain when the run folder holds
+  its arenas in ``worlds/`` — and both teams' score curves; :mod:`mirrorcraft.metrics.pages`).
 
 **Which records**: the final record of each episode (:func:`~mirrorcraft.metrics.team_results.load_team_run`);
 infrastructure-fault records are listed and excluded from every metric; with a manifest, records of
@@ -120,11 +123,13 @@ def team_report(
     plots: bool = True,
     include_foreign: bool = False,
     title: str | None = None,
+    pages: bool = True,
 ) -> list[Path]:
     """Write the team report of ``run_dir`` into ``run_dir/report/`` (module docstring).
 
     Returns:
-        The written files: ``teams.md``, the CSVs, then the PNGs.
+        The written files: ``teams.md``, the CSVs, the PNGs, then ``index.html`` and the episode pages (with
+        ``pages``).
 
     Raises:
         ContractError: no results file, an invalid manifest, conflicting records.
@@ -170,6 +175,24 @@ def team_report(
                     if h is not None:
                         written.append(h)
             names = [p.name for p in written]
+            if pages:
+                from mirrorcraft.metrics.pages.episode import run_arenas
+                from mirrorcraft.metrics.pages.index import write_report_pages
+
+                head = "\n".join(_header(records, used, foreign, scan, grid_size, grid_name))
+                pages_written = write_report_pages(
+                    staging,
+                    title=title or f"Team report: {run_dir.name}",
+                    header_markdown=head.replace("  \n", "\n"),
+                    tables=tables,
+                    plots=[p for p in written if p.suffix == ".png"],
+                    team_records=used,
+                    files=names,
+                    arenas=run_arenas(
+                        run_dir
+                    ),  # a team study's arenas: RUN_DIR/worlds (teams study's default)
+                )
+                names += [p.name for p in pages_written]
             _swap_in(staging, out)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)

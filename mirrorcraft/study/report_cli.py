@@ -9,7 +9,9 @@ also runs on its own (``python -m mirrorcraft.study.report_cli report RUN_DIR``)
 The ``study`` command is the driver only. It does **not** contain an episode runner: an episode needs a
 server, a body and an agent, which this command receives as ``--episode-fn module:callable`` (default
 :data:`DEFAULT_EPISODE_FN`, the real runner ``mirrorcraft.study.runner:run_episode_blocking``);
-``--dry-run`` only resolves and lists the grid.
+``--dry-run`` only resolves and lists the grid. The runner's per-episode files (record and run notes, with
+the map snapshot ``view`` and ``report`` draw) go to ``RUN_DIR/episodes/`` unless ``MIRRORCRAFT_EPISODE_DIR``
+is set (default runner only).
 
 ``--server embedded|child|vanilla`` (with ``--server-jar JAR --accept-eula [--java JAVA]`` for vanilla)
 chooses the server of the default runner: the flags are checked at once (exit code 2 with a clear message,
@@ -265,26 +267,40 @@ def _cmd_study(args: argparse.Namespace, env: dict[str, str]) -> int:
             )
             return 2
         run_episode = resolve_callable(fn_spec)
-        executor = make_executor(
-            args.executor,
-            workers=args.workers,
-            concurrency=args.concurrency,
-            address=args.address,
-            timeout_s=args.timeout,
-            evaluator=evaluator,
-        )
-        summary = run_study(
-            run_dir,
-            grid,
-            run_episode,
-            executor=executor,
-            resume=args.resume,
-            max_attempts=args.max_attempts,
-            progress=not args.no_progress,
-            max_cost_usd=args.max_study_cost,
-            episode_cost_usd=episode_cap,
-            run_settings=_run_settings(env),
-        )
+        import os
+
+        from mirrorcraft.study import runner
+
+        # The default runner's per-episode files (record + run notes with the map snapshot the viewer draws) go
+        # into the run folder unless the environment says otherwise (docs/viewer.md); workers inherit it, and
+        # the variable is taken back afterwards so an in-process caller's environment is left as it was.
+        added = fn_spec == DEFAULT_EPISODE_FN and not os.environ.get(runner.ENV_RECORDS)
+        if added:
+            os.environ[runner.ENV_RECORDS] = str(run_dir.resolve() / "episodes")
+        try:
+            executor = make_executor(
+                args.executor,
+                workers=args.workers,
+                concurrency=args.concurrency,
+                address=args.address,
+                timeout_s=args.timeout,
+                evaluator=evaluator,
+            )
+            summary = run_study(
+                run_dir,
+                grid,
+                run_episode,
+                executor=executor,
+                resume=args.resume,
+                max_attempts=args.max_attempts,
+                progress=not args.no_progress,
+                max_cost_usd=args.max_study_cost,
+                episode_cost_usd=episode_cap,
+                run_settings=_run_settings(env),
+            )
+        finally:
+            if added:
+                os.environ.pop(runner.ENV_RECORDS, None)
     except ContractError as err:
         print(f"study: {err}", file=sys.stderr)
         return 1
@@ -311,6 +327,20 @@ def _cmd_study(args: argparse.Namespace, env: dict[str, str]) -> int:
     return 0 if summary.finished else 1
 
 
+def _print_report(paths: Sequence[Path]) -> None:
+    """The report's files, one per line (stdout); the episode pages (``<episode_id>.html``) as one line on
+    stderr."""
+    pages = [p for p in paths if p.suffix == ".html" and p.name != "index.html"]
+    for p in paths:
+        if p not in pages:
+            print(p)
+    if pages:
+        print(
+            f"report: {len(pages)} episode pages beside index.html ({pages[0].parent}/*ep-*.html)",
+            file=sys.stderr,
+        )
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Write the report of a run folder and list the files (a team run gets the team report)."""
     from mirrorcraft.metrics.reporting import report
@@ -319,11 +349,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     try:
         if is_team_run(Path(args.run_dir)):
-            for p in team_report(
+            _print_report(team_report(
                 Path(args.run_dir), n_boot=args.bootstrap, seed=args.seed, plots=not args.no_plots,
-                include_foreign=args.include_foreign,
-            ):  # fmt: skip
-                print(p)
+                include_foreign=args.include_foreign, pages=not args.no_pages,
+            ))  # fmt: skip
             return 0
         paths = report(
             Path(args.run_dir),
@@ -334,12 +363,12 @@ def cmd_report(args: argparse.Namespace) -> int:
             include_foreign=args.include_foreign,
             keep=args.conflicts,
             keep_lines=args.keep_line,
+            pages=not args.no_pages,
         )
     except ContractError as err:
         print(f"report: {err}", file=sys.stderr)
         return 1
-    for p in paths:
-        print(p)
+    _print_report(paths)
     return 0
 
 
@@ -434,9 +463,11 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``report`` command to an argparse subparsers object and return its parser."""
     p = subparsers.add_parser(
         "report",
-        help="tables (Markdown, CSV) and plots of a study run folder (MirrorCraft or PillagerBench team run)",
+        help="tables (Markdown, CSV), plots and index.html (with one page per episode) of a study run folder "
+        "(MirrorCraft or PillagerBench team run)",
         description="A team run (team_study.json, or team records in results.jsonl) gets the team report: "
-        "teams.md, one CSV per table, scores_<scenario>.png and d_heatmap_<scenario>.png; --checkpoints, "
+        "teams.md, one CSV per table, scores_<scenario>.png and d_heatmap_<scenario>.png, index.html and the "
+        "episode pages; --checkpoints, "
         "--conflicts and --keep-line apply to MirrorCraft runs only.",
         allow_abbrev=False,
     )
@@ -451,6 +482,11 @@ def add_report_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="action checkpoints of the horizon table",
     )
     p.add_argument("--no-plots", action="store_true", help="skip the PNG figures")
+    p.add_argument(
+        "--no-pages",
+        action="store_true",
+        help="skip index.html and the episode pages (one self-contained HTML page per episode, docs/viewer.md)",
+    )
     p.add_argument(
         "--include-foreign",
         action="store_true",

@@ -101,6 +101,7 @@ from mirrorcraft.errors import WorldError
 from mirrorcraft.harness.control import ControlError
 from mirrorcraft.harness.episode_server import EpisodeServer
 from mirrorcraft.harness.vanilla import vanilla_preflight
+from mirrorcraft.study import episode_map
 from mirrorcraft.study.runner_concurrency import (
     DEFAULT_MAX_MODEL_CALLS,
     DEFAULT_MAX_SETUPS,
@@ -264,6 +265,9 @@ class RunNotes(BaseModel):
     seconds: dict[str, float] = Field(default_factory=dict, description="Wall seconds per phase.")
     server_ticks: int | None = None
     fault: dict[str, Any] | None = None
+    map_snapshot: dict[str, Any] | None = Field(
+        None, description="Top block and height per column of the explored area (worlds/map_snapshot.py)."
+    )
 
 
 # ---------------------------------------------------------------------------------------------- world
@@ -468,7 +472,8 @@ class EpisodeRunner:
         body: Any = None
         control: Any = None
         copy_root: Path | None = None
-        state: dict[str, Any] = {"index": 0, "usage": None, "version": "unknown"}
+        world: Path | None = None
+        state: dict[str, Any] = {"index": 0, "usage": None, "version": "unknown", "positions": {}}
         phase_start = t0
 
         def phase(name: str) -> None:
@@ -599,6 +604,7 @@ class EpisodeRunner:
                 with body.lockstep.acting():  # lockstep: game time runs only while a skill runs
                     report = await _unless_disconnected(body, skills.execute(call), index)
                 history.record(call, report)
+                state["positions"][index] = episode_map.feet(body)  # the viewer's path
                 return report
 
             async def after_action(index: int, call: SkillCall, report: OutcomeReport) -> None:
@@ -628,6 +634,7 @@ class EpisodeRunner:
                 encounters=await evaluator.encounters(),
                 wall_time_s=time.monotonic() - t0,
                 evaluator=evaluator.kind,
+                positions=state["positions"],
             )
         except EpisodeFault as fault:
             record = self._fault(identity, fault, controls, spawn, t0, state, notes)
@@ -648,6 +655,8 @@ class EpisodeRunner:
             setup.release()
             if control is not None:
                 control.close()  # else its connection pins the stopped server's game (memory flatness)
+            if settings.records_dir is not None:  # the map goes with the notes; the copy is deleted next
+                await episode_map.record_map(server, world, spawn, state["positions"], notes)
             await self._teardown(body, server, copy_root, notes)
         self._write(record, notes)
         return record

@@ -112,11 +112,13 @@ def build_record(
     encounters: list[Any],
     wall_time_s: float,
     evaluator: Literal["embedded", "rcon"] = "embedded",
+    positions: dict[int, Any] | None = None,
 ) -> EpisodeRecord:
     """Turn the agent loop's :class:`~mirrorcraft.agents.EpisodeRun` and the evaluator's findings into a record.
 
     S_k is computed from the same milestone list the record carries (milestones seen by action k), so the
-    record's consistency checks hold by construction.
+    record's consistency checks hold by construction. ``positions`` maps action index → the player's feet
+    when the call returned (the viewer's path; missing indices stay null).
     """
     ms = _task_milestones(spec, milestones)
 
@@ -131,6 +133,7 @@ def build_record(
             report=s.report,
             score_after=score_by(s.index),
             policy_errors=s.policy_errors,
+            position=(positions or {}).get(s.index),
         )
         for s in run.steps
     ]

@@ -67,6 +67,7 @@ from mirrorcraft.server.embedded import EmbeddedServer
 from mirrorcraft.skills import SkillSet
 from mirrorcraft.skills.observe import ActionHistory
 from mirrorcraft.skills.team_observe import TeamObservationBuilder
+from mirrorcraft.study.episode_map import feet
 from mirrorcraft.worlds.arenas.build import arena_id, arena_path
 from mirrorcraft.worlds.arenas.spec import load_arena_spec
 
@@ -276,6 +277,7 @@ async def run_team_episode(
                     TeamAction(
                         index=len(actions[name]) + 1, t=round(t, 3), call=call, signature=sig, report=report,
                         policy_errors=pending_errors[name],
+                        position=feet(body),  # the viewer's path
                     )
                 )  # fmt: skip
                 pending_errors[name] = []

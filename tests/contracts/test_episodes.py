@@ -124,7 +124,7 @@ def test_v1_record_is_migrated():
     v1 = load_fixture("episode_record_v1.json")
     assert v1["schema_version"] == 1 and "milestone_values" not in v1
     rec = read_record(v1)
-    assert rec.schema_version == SCHEMA_VERSION == 3
+    assert rec.schema_version == SCHEMA_VERSION == 4
     assert rec.milestone_values == {
         "minecraft:story/mine_stone": 20,
         "minecraft:story/upgrade_tools": 50,
@@ -146,11 +146,12 @@ def test_v2_record_is_migrated():
     v2 = load_fixture("episode_record_v2.json")
     assert v2["schema_version"] == 2
     rec = read_record(v2)
-    assert rec.schema_version == SCHEMA_VERSION == 3
+    assert rec.schema_version == SCHEMA_VERSION == 4
     assert [s.call for s in rec.trajectory] == [SkillCall.model_validate(s["call"]) for s in v2["trajectory"]]
     assert all(s.report.blocks_placed == [] for s in rec.trajectory)
     with pytest.raises(ValueError, match="use read_record"):
         EpisodeRecord.model_validate(v2)
+    assert all(s.position is None for s in rec.trajectory)  # v4's positions: not recorded before
     # a v2 go_to call (a position only) is a valid v3 call with no block and no entity target
     old = SkillCall.model_validate({"name": "go_to", "args": {"x": 1, "y": 64, "z": 2}})
     assert old.args == {"x": 1, "y": 64, "z": 2, "block": None, "entity": None}
@@ -248,3 +249,14 @@ def test_grid_round_trip():
         EpisodeIdentity.model_validate_json(g.expand()[9].model_dump_json()).episode_id
         == g.expand()[9].episode_id
     )
+
+
+def test_v3_record_is_migrated():
+    # v4 added each action's position (the viewer's path): a v3 record reads with no positions.
+    v3 = load_fixture("episode_record_v3.json")
+    assert v3["schema_version"] == 3 and all("position" not in s for s in v3["trajectory"])
+    rec = read_record(v3)
+    assert rec.schema_version == SCHEMA_VERSION == 4
+    assert rec.trajectory and all(s.position is None for s in rec.trajectory)
+    with pytest.raises(ValueError, match="use read_record"):
+        EpisodeRecord.model_validate(v3)

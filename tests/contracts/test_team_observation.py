@@ -9,7 +9,7 @@ import pytest
 
 from mirrorcraft.contracts import TeamObservation, serialize_team_observation
 from mirrorcraft.contracts.team_observation import MAX_CHAT_LINES, shows_time_left
-from mirrorcraft.contracts.teams import ChatMessage
+from mirrorcraft.contracts.teams import TEAM_SCHEMA_VERSION, ChatMessage
 from mirrorcraft.errors import ContractError
 
 BASE: dict[str, Any] = {
@@ -47,7 +47,7 @@ def team_observation(**kw: Any) -> TeamObservation:
 def test_defaults_show_no_time_left_and_the_version() -> None:
     obs = TeamObservation.model_validate(BASE)
     assert obs.time_left_s is None and obs.sidebar is None and obs.chat == []
-    assert obs.schema_version == 2 and obs.count("minecraft:sweet_berries") == 3
+    assert obs.schema_version == TEAM_SCHEMA_VERSION == 3 and obs.count("minecraft:sweet_berries") == 3
     assert not shows_time_left({}) and shows_time_left({"show_time_left": True})
     with pytest.raises(ContractError, match="show_time_left"):
         shows_time_left({"show_time_left": "yes"})

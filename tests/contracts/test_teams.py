@@ -333,5 +333,5 @@ def test_team_v1_record_is_migrated() -> None:
     # v2 only widened the embedded skill contracts (escape skills, go_to targets, blocks_placed)
     v1 = record_dict() | {"schema_version": 1}
     rec = read_team_record(v1)
-    assert rec.schema_version == TEAM_SCHEMA_VERSION == 2
+    assert rec.schema_version == TEAM_SCHEMA_VERSION == 3
     assert rec == read_team_record(record_dict())

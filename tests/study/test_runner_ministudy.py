@@ -170,7 +170,7 @@ def test_report_files_are_written(local_study: LocalStudy) -> None:
     out = local_study.run_dir / "report"
     assert listed and all(p.parent == out and p.stat().st_size > 0 for p in listed)
     suffixes = {p.suffix for p in listed}
-    assert suffixes == {".md", ".csv", ".png"}
+    assert suffixes == {".md", ".csv", ".png", ".html"} and listed[-1].name == "index.html"  # + episode pages
     md = (out / "report.md").read_text()
     assert SUITE in md
     for png in (p for p in listed if p.suffix == ".png"):

@@ -51,6 +51,9 @@ def _csv(path: Path) -> list[dict[str, str]]:
 def test_report_writes_markdown_csv_and_png(run_dir: Path):
     paths = report(run_dir, n_boot=300, seed=2)
     names = [p.name for p in paths]
+    pages = names[12:]  # then index.html and one viewer page per episode (tests/viewer renders them)
+    names, paths = names[:12], paths[:12]
+    assert sorted(pages) == sorted(["index.html"] + [f"{i.episode_id}.html" for i in expand_grid(GRID)])
     assert names == [
         "report.md",
         "by_configuration.csv",
@@ -115,7 +118,7 @@ def test_report_cli(run_dir: Path, tmp_path: Path, capsys):
         == 0
     )
     out = capsys.readouterr().out.split()
-    assert out[0].endswith("report.md") and len(out) == 10
+    assert out[0].endswith("report.md") and len(out) == 11 and out[-1].endswith("index.html")
     assert "V@25" in (run_dir / "report" / "report.md").read_text()
     assert cli_main(["report", str(tmp_path)]) == 1
     assert "no results file" in capsys.readouterr().err

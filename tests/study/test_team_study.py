@@ -134,8 +134,11 @@ def test_the_report_of_the_mini_study(ministudy: MiniStudy) -> None:
     listed = [Path(p) for p in ministudy.report.stdout.split()]
     assert {p.name for p in listed} == {
         "teams.md", "teams_mushroom_war.csv", "side_balance_mushroom_war.csv", "normal_scores_mushroom_war.csv",
-        "ratings_mushroom_war.csv", "scores_mushroom_war.png", "d_heatmap_mushroom_war.png",
+        "ratings_mushroom_war.csv", "scores_mushroom_war.png", "d_heatmap_mushroom_war.png", "index.html",
     }  # fmt: skip
+    # one viewer page per episode beside index.html (listed on stderr), with its four paths (docs/viewer.md)
+    pages = sorted(out.glob("tep-*.html"))
+    assert len(pages) == 8 and all('class="action' in p.read_text() for p in pages)
     assert all(p.parent == out and p.stat().st_size > 0 for p in listed)
     for png in (p for p in listed if p.suffix == ".png"):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

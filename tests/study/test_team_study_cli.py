@@ -127,7 +127,9 @@ def test_report_on_a_hand_made_team_run(tmp_path: Path, capsys: pytest.CaptureFi
     assert is_team_run(run)
     assert main(["report", str(run), "--bootstrap", "200"]) == 0
     listed = [Path(p) for p in capsys.readouterr().out.split()]
-    assert [p.name for p in listed][0] == "teams.md" and {p.suffix for p in listed} == {".md", ".csv", ".png"}
+    names = [p.name for p in listed]
+    assert names[0] == "teams.md" and names[-1] == "index.html"  # the episode pages: one line on stderr
+    assert {p.suffix for p in listed} == {".md", ".csv", ".png", ".html"}
     md = (run / "report" / "teams.md").read_text()
     assert "Grid: cli-grid, 8 episodes" in md and "Episodes recorded: 8 of 8; pending 0" in md
     assert "Records of episodes outside the grid, excluded: 1" in md
