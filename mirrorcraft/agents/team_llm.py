@@ -81,6 +81,11 @@ class TeamLLMSettings(BaseModel):
             episode (None: no limit). A cost control, and what makes a replayed free-running episode ask
             exactly as often as the recorded one.
         max_model_failures: failed model calls in a row after which a player stops asking for the episode.
+        think_ticks: game ticks each decision (one ``act``, its model calls) costs in a lockstep team episode
+            (docs/pillagerbench.md "Lockstep"): the world runs on for this long while the player thinks, then
+            stands still until the answer is in. Default 100 (5 game seconds, about one answer of a hosted
+            chat model; the wall latency ``benchmarks/llm_bound.py`` simulates). Free-running episodes ignore
+            it: there the world runs on for the model's real latency.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -88,6 +93,7 @@ class TeamLLMSettings(BaseModel):
     show_time_left: bool = False
     max_steps: int | None = Field(None, ge=1)
     max_model_failures: int = Field(3, ge=1)
+    think_ticks: int = Field(100, ge=0, le=72_000)
 
 
 def _settings(cls: type[BaseModel], system: TeamSystem) -> Any:
@@ -269,6 +275,9 @@ class LLMTeamPolicy(TeamPolicy):
 
     def usage(self) -> Usage | None:
         return self.meter.usage()
+
+    def think_ticks(self) -> int:
+        return self.settings.think_ticks
 
     # ---- the episode's drains ------------------------------------------------------------------------
 

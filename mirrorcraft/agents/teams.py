@@ -116,6 +116,11 @@ class TeamPolicy(ABC):
     def configure_llm(self, runtime: TeamLLMRuntime) -> None:  # noqa: B027 - optional hook
         """Take the model runtime (endpoint, limits, record/replay folders); systems without a model ignore it."""
 
+    def think_ticks(self) -> int:
+        """Game ticks one :meth:`act` costs in a lockstep team episode (the world runs on while the player
+        thinks; docs/pillagerbench.md "Lockstep"). 0 for systems that call no model: they answer at once."""
+        return 0
+
     def take_policy_errors(self, player: str) -> list[PolicyError]:
         """The policy errors (unusable model answers, raw text kept) of ``player`` since the last call;
         the episode files them under the player's next action (or its trailing errors)."""

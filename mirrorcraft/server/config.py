@@ -67,6 +67,11 @@ class ServerConfig(BaseModel):
             between two actions in lockstep (default one hour; an LLM call is minutes at most).
         lockstep_hold_start: In lockstep, hold at tick 0 until the first lockstep client registers (bounded by
             ``lockstep_timeout``), so the ticks before the body joins do not depend on the setup's speed.
+        lockstep_batch: In lockstep, hold the lockstep clients' play packets and handle them right before the
+            next tick, client by client in name order (as vanilla runs its queued packets between ticks, but
+            in an order that does not depend on arrival), so several lockstep clients on one server give the
+            same game whatever their packets' arrival order (team episodes set it; docs/lockstep.md).
+            Replies then come a tick later. Default off: one body's episode keeps its replies within the tick.
         pvp: Whether players can hurt each other (``server.properties`` ``pvp``, vanilla default true); a
             team without friendly fire protects its members from each other either way.
     """
@@ -99,6 +104,7 @@ class ServerConfig(BaseModel):
     lockstep_timeout: float = Field(300.0, gt=0)
     lockstep_think_timeout: float = Field(3600.0, gt=0)
     lockstep_hold_start: bool = True
+    lockstep_batch: bool = False
 
 
 def seeded_rng(world_seed: int, episode_seed: int, purpose: str) -> random.Random:

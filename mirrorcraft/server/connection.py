@@ -339,7 +339,7 @@ class PlayerConnection(ServerProtocol):
             log.info("kicking %s: %s: %s", self.display_name, ours, too_long)
             self.close(f"Internal Exception: io.netty.handler.codec.DecoderException: {too_long}")
             return
-        handlers.dispatch(self.player, ours, decoded)
+        handlers.receive(self.player, ours, decoded)
 
 
 def string_too_long(pkt: object, field: str, limit: int) -> str | None:

@@ -137,7 +137,7 @@ class Game:
         )
         self.nature = Nature(k, r, self.admin, self.block_updates, self.random_ticks, self.light, self.shapes)
         # lockstep (ServerConfig.clock): the tick barrier's plugin channel; None when free-running
-        self.lockstep = Lockstep(k) if config.clock == "lockstep" else None
+        self.lockstep = Lockstep(k, batch=config.lockstep_batch) if config.clock == "lockstep" else None
         self.join = Join(
             k,
             self.chunks,

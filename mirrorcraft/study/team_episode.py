@@ -14,6 +14,19 @@ scenarios' point is time pressure, so the world runs on while a system thinks, a
 still running at time-up is awaited (bounded) and recorded with its full report; it cannot change the
 scores, which the judge took at the last second.
 
+Clock (issue 23): ``clock="free"`` (default: the scenarios' point is time pressure, so the world runs on in
+real time while a system thinks, as in the original) or ``clock="lockstep"``: the server runs tick n+1 only
+when every body — the four players and the judge players — is done with tick n (docs/lockstep.md), so a
+slow or loaded machine never costs a player game time. Thinking is charged instead: a decision of a system
+costs its :meth:`~mirrorcraft.agents.teams.TeamPolicy.think_ticks` (0 for the built-in systems, which
+answer at once; ``think_ticks`` of an LLM system's settings, default 100): the world runs on for that many
+ticks, then stands still until the answer is in, and the call starts on the next tick — the same tick
+whether the model answered within the charge or long after. Setup, the systems' ``pre_game`` and
+``post_game`` cost no ticks; everything in between is counted in ticks by the bodies, never by a wall-clock
+poll. What is still not exact: the server handles the packets of two players that arrive between the same
+two ticks in arrival order, and both draw from the server's shared random streams (a block's loot, an
+item's scatter), so two runs can differ where two players act in the same tick (docs/pillagerbench.md).
+
 Faults: a player whose body disconnects or whose system raises is recorded as an :class:`AgentFault` with
 its side, and the episode goes on for the others (its team keeps what it held).
 
@@ -33,17 +46,18 @@ vanilla jar).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from twisted.internet import defer, reactor, task
 
 from mirrorcraft.agents.teams import GameBriefing, TeamPolicy
-from mirrorcraft.contracts import SKILL_NAMES, Controls, PolicyError
+from mirrorcraft.contracts import SKILL_NAMES, Controls, PolicyError, SkillCall
 from mirrorcraft.contracts.team_observation import shows_time_left
 from mirrorcraft.contracts.teams import (
     SIDES,
@@ -98,6 +112,30 @@ async def _sleep(seconds: float) -> None:
     await task.deferLater(reactor, seconds, lambda: None)
 
 
+#: Game ticks every body acts after the teleports in lockstep (their confirmations and the chunks in view;
+#: the free-running episode waits 0.5 wall seconds instead).
+SETTLE_TICKS = 10
+
+
+class _Turn:
+    """One body's hold on :meth:`~mirrorcraft.mcproto_body.lockstep.Lockstep.acting` that a player's decision
+    can let go (the game then waits for that player) and take again."""
+
+    def __init__(self, body: Body) -> None:
+        self.body = body
+        self._cm: Any = None
+
+    def take(self) -> None:
+        if self._cm is None:
+            self._cm = self.body.lockstep.acting()
+            self._cm.__enter__()
+
+    def release(self) -> None:
+        if self._cm is not None:
+            cm, self._cm = self._cm, None
+            cm.__exit__(None, None, None)
+
+
 async def run_team_episode(
     identity: TeamEpisodeIdentity,
     policies: Mapping[str, TeamPolicy],
@@ -108,6 +146,8 @@ async def run_team_episode(
     view_distance: int = 4,
     setup: Callable[[EmbeddedServer], object] | None = None,
     drain_seconds: float = DRAIN_SECONDS,
+    clock: Literal["free", "lockstep"] = "free",
+    lockstep_paced: bool = True,
 ) -> TeamEpisodeRecord:
     """Play one team episode; ``policies`` maps ``red`` / ``blue`` to the system object playing it.
 
@@ -116,7 +156,13 @@ async def run_team_episode(
         workdir: an empty folder for the episode's world copy (removed by the caller).
         setup: called with the server once the players stand at their spawns, before the judge's first
             tick (a scene for a test or a demo: items given, blocks changed).
+        clock: ``free`` (real time at ``tick_rate``) or ``lockstep`` (module docstring, "Clock").
+        lockstep_paced: in lockstep, keep ``tick_rate`` as the minimum tick interval (False: as fast as the
+            bodies go).
     """
+    if clock not in ("free", "lockstep"):
+        raise ValueError(f"clock {clock!r}: expected free or lockstep")
+    lockstep = clock == "lockstep"
     spec = load_arena_spec(identity.scenario)
     save = arena_path(arenas, arena_id(identity.scenario, identity.arena_variant))
     world = workdir / "world"
@@ -129,7 +175,8 @@ async def run_team_episode(
     server = EmbeddedServer(
         ServerConfig(
             world=world, port=0, tick_rate=tick_rate, view_distance=view_distance,
-            episode_seed=identity.seed, controls=controls,
+            episode_seed=identity.seed, controls=controls, clock=clock, lockstep_paced=lockstep_paced,
+            lockstep_batch=lockstep,
         )
     )  # fmt: skip
     server.start()
@@ -147,6 +194,17 @@ async def run_team_episode(
     #: policy errors of each player not yet filed under an action (the trailing ones at the end)
     pending_errors: dict[str, list[PolicyError]] = {p: [] for side in SIDES for p in TEAM_PLAYERS[side]}
     chat: list[ChatMessage] = []
+    turns: dict[str, _Turn] = {}  # lockstep: each body's hold (players by name, then the judges)
+    after = contextlib.ExitStack()  # lockstep: every body acts after time-up
+
+    def take_all() -> None:
+        for turn in turns.values():
+            turn.take()
+
+    def release_all() -> None:
+        for turn in turns.values():
+            turn.release()
+
     try:
         judges = await connect_judge_players(server, spec)
         for side in SIDES:
@@ -163,7 +221,16 @@ async def run_team_episode(
             for name, (x, y, z) in zip(team.players, team.spawns, strict=True):
                 command(f"gamemode survival {name}")
                 server.teleport(name, x + 0.5, float(y), z + 0.5)
-        await _sleep(0.5)  # the teleports confirmed, the chunks in view
+        if lockstep:
+            turns = {
+                **{f"judge:{k}": _Turn(b) for k, b in enumerate(judges)},
+                **{n: _Turn(b) for n, b in bodies.items()},
+            }
+            take_all()  # every body acts: the teleports confirmed, the chunks in view, in SETTLE_TICKS ticks
+            await next(iter(bodies.values())).movement.wait_ticks(SETTLE_TICKS)
+            release_all()  # pre_game (a model may think there) costs no ticks
+        else:
+            await _sleep(0.5)  # the teleports confirmed, the chunks in view
         if setup is not None:
             setup(server)
         facts = briefing_facts(spec, identity.arena_variant)
@@ -221,6 +288,7 @@ async def run_team_episode(
         for name, body in bodies.items():
             body.chat.on_line(lambda line, me=name: hear(me, line))
         attach_judge(server, judge)
+        take_all()  # lockstep: the judge's first tick runs once every body acts
 
         def done() -> bool:
             return len(judge.scores) >= limit
@@ -229,15 +297,31 @@ async def run_team_episode(
             start = judge.start_tick
             return 0.0 if start is None else max(0.0, (game.tick_count - start) / TICKS_PER_SECOND)
 
+        def elapsed_for(body: Body) -> Callable[[], float]:
+            """The game seconds since the start as ``body`` knows them: in lockstep its last processed tick
+            (a reply handled between two ticks finds the server a tick ahead of the body), else the server's."""
+            if not lockstep:
+                return elapsed
+
+            def since() -> float:
+                start, tick = judge.start_tick, body.lockstep.tick
+                if start is None or tick is None:
+                    return 0.0
+                return max(0.0, (tick - start) / TICKS_PER_SECOND)
+
+            return since
+
         async def play(side: str, name: str) -> None:
             body, policy = bodies[name], policies[side]
+            elapsed = elapsed_for(body)
             skills = SkillSet(body, ticks_per_second=tick_rate, offered=SKILL_NAMES)  # the team skills too
             mate = next(p for p in TEAM_PLAYERS[side] if p != name)
             builder = TeamObservationBuilder(body, side, mate, elapsed, skills=SKILL_NAMES)
             history = ActionHistory()
             timed = shows_time_left(policy.system.settings)
+            charge = policy.think_ticks() if lockstep else 0
             while judge.start_tick is None:
-                await _sleep(1.0 / tick_rate)
+                await body.movement.wait_ticks(1)
             if side in broken:
                 return
             while not done():
@@ -248,7 +332,7 @@ async def run_team_episode(
                 view = builder.build_team(history, time_left=max(0.0, limit - elapsed()) if timed else None)
                 asked = elapsed()
                 try:
-                    call = await policy.act(view)
+                    call = await (think(name, policy.act(view), charge) if lockstep else policy.act(view))
                 except defer.CancelledError:  # the drain after time-up gave up on it: it never answered
                     faults.append(AgentFault(player=name, side=side, kind="unresponsive", t=round(asked, 3),
                                              message=f"its system's act() had not returned {drain_seconds:g} s "
@@ -267,6 +351,12 @@ async def run_team_episode(
                 if done():
                     return
                 if call is None:
+                    if lockstep:  # one game second counted by the body (a poll would overshoot unpaced)
+                        for _ in range(TICKS_PER_SECOND):
+                            if done():
+                                break
+                            await body.movement.wait_ticks(1)
+                        continue
                     target = game.tick_count + TICKS_PER_SECOND
                     while game.tick_count < target and not done():
                         await _sleep(1.0 / tick_rate)
@@ -283,9 +373,29 @@ async def run_team_episode(
                 pending_errors[name] = []
                 history.record(call, report)
 
+        async def think(name: str, answer: Any, charge: int) -> SkillCall | None:
+            """Lockstep: the decision costs ``charge`` ticks; the call starts on the tick after them even when
+            the answer took longer (the game waited for it), or at once from a system that answers at once."""
+            decision = defer.ensureDeferred(answer)
+            if charge == 0 and decision.called:
+                return await decision
+            body = bodies[name]
+            if charge:
+                await body.movement.wait_ticks(charge)  # the world runs on while the player thinks
+            if not decision.called:
+                turns[name].release()  # the rest of the thinking stops the game
+                try:
+                    await defer.DeferredList([decision], consumeErrors=True)
+                finally:
+                    turns[name].take()
+            await body.movement.wait_ticks(1)
+            return await decision
+
         players = [defer.ensureDeferred(play(side, n)) for side in SIDES for n in TEAM_PLAYERS[side]]
         while not done():
             await _sleep(0.05)
+        for turn in turns.values():  # after time-up nobody holds the game: the calls still running drain
+            after.enter_context(turn.body.lockstep.acting())
         drained = defer.DeferredList(players, consumeErrors=True)
         drained.addTimeout(drain_seconds, reactor)
         try:
@@ -327,6 +437,8 @@ async def run_team_episode(
             usage=usage,
         )
     finally:
+        after.close()
+        release_all()
         for b in [*bodies.values(), *judges]:
             try:
                 await b.disconnect()
@@ -341,6 +453,8 @@ def play_team_episode(
     *,
     arenas: Path,
     tick_rate: float = 20.0,
+    clock: Literal["free", "lockstep"] = "free",
+    lockstep_paced: bool = True,
 ) -> TeamEpisodeRecord:
     """:func:`run_team_episode` from a thread that is not the reactor's (a CLI, a study worker, a benchmark):
     in a scratch folder of its own, removed afterwards, on the process's reactor thread."""
@@ -349,7 +463,8 @@ def play_team_episode(
     work = Path(tempfile.mkdtemp(prefix="team-episode-"))
     try:
         return call_on_reactor(
-            run_team_episode, identity, policies, arenas=arenas, workdir=work, tick_rate=tick_rate
-        )
+            run_team_episode, identity, policies, arenas=arenas, workdir=work, tick_rate=tick_rate,
+            clock=clock, lockstep_paced=lockstep_paced,
+        )  # fmt: skip
     finally:
         shutil.rmtree(work, ignore_errors=True)

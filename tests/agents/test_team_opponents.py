@@ -16,6 +16,10 @@ from mirrorcraft.worlds.arenas.spec import load_arena_spec
 SPEC = load_arena_spec("mushroom_war")
 CAP = {s: "minecraft:" + b for s, b in SPEC.team_blocks["cap"].items()}
 CENTRE = {s: SPEC.teams[s].area.center for s in ("red", "blue")}
+#: Lockstep unpaced at the real rate: the game waits for the bodies, so a loaded machine (these files run
+#: beside two other pytest workers) costs wall time, never a player's game time (free-running at 100-200
+#: t/s, a starved player once spent a whole short episode on one call).
+LOCKSTEP = {"tick_rate": 20, "clock": "lockstep", "lockstep_paced": False}
 
 
 def _done(actions, skill: str, target: str | None = None) -> list:  # noqa: ANN001
@@ -37,9 +41,7 @@ async def test_each_mushroom_war_opponent_does_its_documented_thing(
         tested_side="blue" if side == "red" else "red", repeat=0, block_index=0, game_seconds=30,
     )  # fmt: skip
     policies = {s: make_team_policy(identity.system_of(s)) for s in ("red", "blue")}
-    # 100 ticks/s: the bodies keep up under a loaded test run (at 200 an aggressive player once spent the
-    # episode's 20 game seconds clearing its slime before it could dump any)
-    record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, tick_rate=100)
+    record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, **LOCKSTEP)
     them = "blue" if side == "red" else "red"
     first, second = (t.actions for t in record.trajectories if t.side == side)
     slime = "minecraft:slime_block"
@@ -79,7 +81,7 @@ async def test_berries_farms_and_delivers_berries_and_wrecks_potatoes_and_beetro
     )  # fmt: skip
     policies = {s: make_team_policy(identity.system_of(s)) for s in ("red", "blue")}
     # 100 t/s as the other Dash & Dine tests: at 200 t/s a loaded machine's body gets fewer calls in 40 game s
-    record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, tick_rate=100)
+    record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, **LOCKSTEP)
     farmer, wrecker = (t.actions for t in record.trajectories if t.side == "blue")
     assert _done(farmer, "farm") and all(a.call.args["crop"] == "minecraft:sweet_berry_bush"
                                          for a in farmer if a.call.name == "farm")  # fmt: skip
@@ -109,7 +111,7 @@ async def test_berries_farms_and_delivers_berries_and_wrecks_potatoes_and_beetro
 # ---- Dash & Dine: cake_beetroot, melon_pumpkin, potato_cookie --------------------------------------------
 
 DD = load_arena_spec("dash_and_dine")
-TICK_RATE = 100  # the bodies keep up at this rate on the shared cores (200 slowed them in game time)
+TICK_RATE = 20  # game time at the real rate; lockstep unpaced runs it as fast as the bodies go
 POINTS = DD.points()
 
 
@@ -134,7 +136,7 @@ async def _dash_and_dine(
     )  # fmt: skip
     policies = {s: make_team_policy(identity.system_of(s)) for s in ("red", "blue")}
     record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=tmp_path, tick_rate=rate,
-                                    setup=setup)  # fmt: skip
+                                    setup=setup, clock="lockstep", lockstep_paced=False)  # fmt: skip
     first, second = (t.actions for t in record.trajectories if t.side == side)
     calls = [(a.t, a.call.name, a.call.args, a.report.status, a.report.message[:70]) for a in first + second]
     assert not any(t.actions for t in record.trajectories if t.side != side)  # do_nothing made no call

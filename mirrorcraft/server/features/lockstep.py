@@ -30,9 +30,21 @@ until a lockstep client registers), so a non-lockstep client never waits for the
 
 Malformed numbers and acknowledgements for another tick are counted in :attr:`Lockstep.rejected` and
 otherwise ignored.
+
+Batching (``ServerConfig.lockstep_batch``, for several lockstep clients on one server: team episodes): the
+play packets of lockstep clients are not handled on arrival but held, and handled right before the next
+tick runs, client by client in name order (each client's packets in the order it sent them). Vanilla
+handles packets the same way — its network threads queue them and the server thread runs them between
+ticks (``PacketUtils.ensureRunningOnSameThread``) — in arrival order; name order here makes the game the
+same whatever order two clients' packets arrived in (the loot of two blocks broken between the same two
+ticks draws from one shared random stream). The lockstep channel itself and keep-alives are handled at
+once. A reply to a held packet therefore comes after the barrier, a tick later than without batching.
 """
 
 from __future__ import annotations
+
+import logging
+from typing import Any
 
 from mirrorcraft.server import wire
 from mirrorcraft.server.kernel import Behaviour, Kernel, Player
@@ -49,6 +61,11 @@ MAX_NUMBER_BYTES = 20  # a tick count as ASCII decimal: 20 digits hold any 64-bi
 #: Wall seconds a joined client may take to register before the start hold ends for it (our body registers
 #: within a reactor turn of the offer; a client that does not speak lockstep never does).
 LOCKSTEP_GRACE = 1.0
+#: Packets handled on arrival even when batching (the lockstep protocol's own, and the keep-alive answers
+#: whose wall-clock timing the server checks).
+UNBATCHED = frozenset({"custom_payload", "keep_alive"})
+
+log = logging.getLogger(__name__)
 
 
 def parse_tick(data: bytes) -> int | None:
@@ -66,7 +83,7 @@ class Lockstep:
         rejected: Lockstep messages ignored (malformed, or a ``tick_done`` for another tick).
     """
 
-    def __init__(self, kernel: Kernel) -> None:
+    def __init__(self, kernel: Kernel, *, batch: bool = False) -> None:
         if not isinstance(kernel.clock, LockstepClock):
             raise TypeError("Lockstep needs the kernel's LockstepClock (ServerConfig.clock='lockstep')")
         self.kernel = kernel
@@ -79,6 +96,13 @@ class Lockstep:
         self._announced: dict[Player, tuple[int, int]] = {}
         #: offered dones taken without an echo (statistics)
         self.quiet_dones = 0
+        #: batching: each lockstep client's held packets, ``(packet name, decoded)`` in arrival order
+        self.held: dict[Player, list[tuple[str, Any]]] = {}
+        #: packets handled from the batches so far (statistics)
+        self.batched = 0
+        if batch:
+            kernel.handlers.gate = self._hold
+            self.clock.before_tick = self.run_held
         kernel.handlers.register("custom_payload", self._on_payload)
         kernel.events.after("joined", self._joined)
         kernel.events.after("left", self._left)
@@ -116,6 +140,27 @@ class Lockstep:
             if TICK_CHANNEL.encode() in data.split(b"\0") and p not in self.evicted:
                 self.clock.register(p)
 
+    def _hold(self, p: Player, packet: str, decoded: Any) -> bool:
+        if packet in UNBATCHED or not any(m is p for m in self.clock.members):
+            return False
+        self.held.setdefault(p, []).append((packet, decoded))
+        return True
+
+    def run_held(self) -> None:
+        """Handle the held packets, client by client in name order (module docstring, "Batching"). A packet
+        whose handler fails closes that client's connection, as on arrival (``data_received``)."""
+        batches, self.held = self.held, {}
+        for p in sorted(batches, key=lambda q: q.display_name):
+            for packet, decoded in batches[p]:
+                try:
+                    self.kernel.handlers.dispatch(p, packet, decoded)
+                except Exception as err:  # noqa: BLE001 - a bad client must never take the server down
+                    reason = f"{type(err).__name__}: {err}"
+                    log.info("closing %s: %s", p.display_name, reason)
+                    p.kick(f"Bad packet ({reason})"[:250])
+                    break
+                self.batched += 1
+
     def _announce(self, who: object, tick: int) -> None:
         assert isinstance(who, Player)
         who.send("plugin_message", wire.custom_payload(TICK_CHANNEL, str(tick).encode()))
@@ -124,6 +169,8 @@ class Lockstep:
     def _evict(self, who: object, reason: str) -> None:
         assert isinstance(who, Player)
         self.evicted.add(who)
+        if not any(m is not who for m in self.clock.members):
+            self.run_held()  # no barrier will be met again before the clock runs free: nothing stays held
         self.kernel.emit("lockstep_evicted", player=who.display_name, tick=self.clock.count, reason=reason)
         who.send("plugin_message", wire.custom_payload(CLOCK_CHANNEL, b"free"))
 
@@ -137,5 +184,6 @@ class Lockstep:
 
     def _left(self, b: Behaviour) -> None:
         self.evicted.discard(b.player)
+        self.held.pop(b.player, None)  # gone: what it sent after the last tick is dropped with it
         self._announced.pop(b.player, None)
         self.clock.unregister(b.player)

@@ -190,6 +190,8 @@ class LockstepClock(TickClock):
         self.announce: Callable[[Participant, int], None] = lambda _p, _n: None
         self.evict: Callable[[Participant, str], None] = lambda _p, _r: None
         self.members: list[Participant] = []  # registration order: announcements go out in this order
+        #: called right before each lockstep tick runs (the lockstep feature's batch of held packets)
+        self.before_tick: Callable[[], None] | None = None
         self.waiting: set[int] = set()  # id() of members owing their done
         self.stalls: list[dict[str, object]] = []
         self.barrier_ticks = 0
@@ -296,6 +298,11 @@ class LockstepClock(TickClock):
         if not self._started:
             return
         self._last_start = self._now()
+        if self.before_tick is not None:
+            try:
+                self.before_tick()
+            except Exception:  # noqa: BLE001 - as a tick's own failure: logged, the game goes on
+                log.exception("before tick %d failed", self.count + 1)
         self.tick()
         self._after_tick()
 

@@ -20,6 +20,10 @@ class PacketHandlers:
 
     def __init__(self) -> None:
         self._handlers: dict[str, list[Handler]] = {}
+        #: ``gate(player, packet, decoded) -> bool``: called before the handlers of every packet the
+        #: connection receives; True means it took the packet to dispatch later (lockstep batching,
+        #: :mod:`mirrorcraft.server.features.lockstep`). None: every packet is handled on arrival.
+        self.gate: Callable[[Any, str, Any], bool] | None = None
 
     def register(self, packet: str, handler: Handler) -> None:
         """Call ``handler(player, packet)`` for every ``packet`` a player sends."""
@@ -41,6 +45,12 @@ class PacketHandlers:
     def packets(self) -> list[str]:
         """The handled packet names, sorted."""
         return sorted(self._handlers)
+
+    def receive(self, player: Any, packet: str, decoded: Any) -> None:
+        """A packet as it arrives: offered to :attr:`gate` first, else dispatched at once."""
+        if self.gate is not None and self.gate(player, packet, decoded):
+            return
+        self.dispatch(player, packet, decoded)
 
     def dispatch(self, player: Any, packet: str, decoded: Any) -> None:
         """Run every handler of ``packet`` on the decoded packet (exceptions propagate to the caller)."""

@@ -54,7 +54,7 @@ class Column:
     dirty: bool = False
     packet: bytes | None = None  # cached map_chunk body, invalidated on change
     top: np.ndarray | None = None  # (16, 16) int16: index of the lowest sky-lit y (derived light), cached
-    #: What the column holds while unchanged since loading (the save chunk's digest, or ``("air", biome)``
+    #: What the column holds while unchanged since loading (the save chunk's digest, or ``("empty", biome)``
     #: outside the save): its key in the process-wide packet cache. None once a block changed.
     source: tuple | None = None
 
@@ -143,7 +143,7 @@ class World:
                 blocks=np.zeros((HEIGHT, 16, 16), dtype=np.uint16),
                 biomes=np.full((HEIGHT // 4, 4, 4), plains, dtype=np.uint8),
                 sky=None,
-                source=("air", plains),
+                source=("empty", plains),  # a column missing from the save: nothing but its biome
             )
         else:
             what = f"{region.path} chunk ({cx}, {cz})"
