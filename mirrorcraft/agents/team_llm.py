@@ -276,7 +276,7 @@ class LLMTeamPolicy(TeamPolicy):
     def usage(self) -> Usage | None:
         return self.meter.usage()
 
-    def think_ticks(self) -> int:
+    def think_ticks(self, player: str) -> int:
         return self.settings.think_ticks
 
     # ---- the episode's drains ------------------------------------------------------------------------

@@ -116,9 +116,10 @@ class TeamPolicy(ABC):
     def configure_llm(self, runtime: TeamLLMRuntime) -> None:  # noqa: B027 - optional hook
         """Take the model runtime (endpoint, limits, record/replay folders); systems without a model ignore it."""
 
-    def think_ticks(self) -> int:
-        """Game ticks one :meth:`act` costs in a lockstep team episode (the world runs on while the player
-        thinks; docs/pillagerbench.md "Lockstep"). 0 for systems that call no model: they answer at once."""
+    def think_ticks(self, player: str) -> int:
+        """Game ticks one :meth:`act` for ``player`` costs in a lockstep team episode (the world runs on while
+        the player thinks; docs/pillagerbench.md "Lockstep"). 0 for systems that call no model: they answer
+        at once."""
         return 0
 
     def take_policy_errors(self, player: str) -> list[PolicyError]:

@@ -72,6 +72,12 @@ class TeamBridge(TeamPolicy):
         self.session = session
         self.mate = mate
 
+    def think_ticks(self, player: str) -> int:
+        """Lockstep: the controlled player's decisions cost the env's ``think_ticks``, the mate's its own."""
+        if player == self.session.controlled:
+            return self.session.think_ticks
+        return self.mate.think_ticks(player)
+
     def pre_game(self, briefing: GameBriefing) -> None:
         super().pre_game(briefing)
         self.mate.pre_game(briefing)
@@ -93,7 +99,15 @@ class TeamBridge(TeamPolicy):
 class TeamSession:
     """One team episode on the reactor thread, driven by the env (like :class:`~mirrorcraft.envs.session.EpisodeSession`)."""
 
-    def __init__(self, identity: TeamEpisodeIdentity, mate: str, arenas: Path, tick_rate: float) -> None:
+    def __init__(
+        self,
+        identity: TeamEpisodeIdentity,
+        mate: str,
+        arenas: Path,
+        tick_rate: float,
+        clock: str = "free",
+        think_ticks: int = 0,
+    ) -> None:
         from mirrorcraft.contracts.teams import TeamSystem as _TS
 
         self.identity = identity
@@ -103,6 +117,7 @@ class TeamSession:
         other = next(s for s in SIDES if s != self.side)
         self.policies = {self.side: bridge, other: make_team_policy(identity.opponent)}
         self.arenas, self.tick_rate = arenas, tick_rate
+        self.clock, self.think_ticks = clock, think_ticks
         self.view: TeamObservation | None = None
         self.pending: defer.Deferred[SkillCall | None] | None = None
         self.record: TeamEpisodeRecord | None = None
@@ -133,8 +148,14 @@ class TeamSession:
         self._waiter = waiter = defer.Deferred()
         self._run = defer.ensureDeferred(
             run_team_episode(
-                self.identity, self.policies, arenas=self.arenas, workdir=self._work, tick_rate=self.tick_rate
-            )
+                self.identity,
+                self.policies,
+                arenas=self.arenas,
+                workdir=self._work,
+                tick_rate=self.tick_rate,
+                clock=self.clock,
+                lockstep_paced=False,  # type: ignore[arg-type]
+            )  # fmt: skip
         )
         self._run.addCallbacks(self._finished, self._crashed)
         await waiter
@@ -233,6 +254,11 @@ class TeamEnv(gym.Env[dict[str, Any], str]):
         game_seconds: episode length in game seconds (the original: 120).
         tick_rate: server ticks per wall second (20 = real time; the default job's team demo uses 200).
         arenas_dir: the catalogue folder of the arena saves (built there when missing).
+        clock: ``free`` (default: the world runs on while the caller thinks; nondeterministic) or
+            ``lockstep`` (unpaced: every body in the server's tick barrier, the game waits for the caller, so
+            the same seed and actions give the same episode; docs/envs.md "Team scenario").
+        think_ticks: in lockstep, the game ticks each of the controlled player's decisions costs (the world
+            runs on that long, then waits for the next ``step``; default 0: thinking is free).
 
     Raises:
         ValueError: a bad argument, before anything starts.
@@ -251,6 +277,8 @@ class TeamEnv(gym.Env[dict[str, Any], str]):
         tick_rate: float = 20.0,
         arenas_dir: str | Path = "runs/worlds",
         render_mode: str | None = None,
+        clock: str = "free",
+        think_ticks: int = 0,
     ) -> None:
         from mirrorcraft.agents.teams import TEAM_POLICIES
         from mirrorcraft.contracts.teams import BUILTIN_OPPONENTS
@@ -269,6 +297,11 @@ class TeamEnv(gym.Env[dict[str, Any], str]):
             raise ValueError(f"game_seconds {game_seconds!r}: expected a positive integer")
         if not 0 < tick_rate <= 1000:
             raise ValueError(f"tick_rate {tick_rate!r}: expected 0 < rate <= 1000")
+        if clock not in ("free", "lockstep"):
+            raise ValueError(f"clock {clock!r}: expected free or lockstep")
+        if not isinstance(think_ticks, int) or think_ticks < 0:
+            raise ValueError(f"think_ticks {think_ticks!r}: expected a non-negative integer")
+        self.clock, self.think_ticks = clock, think_ticks
         self.side, self.mate, self.opponent = side, mate, opponent
         self.game_seconds, self.tick_rate, self.arenas_dir = game_seconds, float(tick_rate), Path(arenas_dir)
         self.render_mode = None
@@ -320,7 +353,9 @@ class TeamEnv(gym.Env[dict[str, Any], str]):
             game_seconds=self.game_seconds,
             study_seed=episode_seed,
         )
-        session = TeamSession(identity, self.mate, self.arenas_dir, self.tick_rate)
+        session = TeamSession(
+            identity, self.mate, self.arenas_dir, self.tick_rate, self.clock, self.think_ticks
+        )
         self._closed = False
         self._call(session.start)
         if session.view is None:

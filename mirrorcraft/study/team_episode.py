@@ -319,7 +319,7 @@ async def run_team_episode(
             builder = TeamObservationBuilder(body, side, mate, elapsed, skills=SKILL_NAMES)
             history = ActionHistory()
             timed = shows_time_left(policy.system.settings)
-            charge = policy.think_ticks() if lockstep else 0
+            charge = policy.think_ticks(name) if lockstep else 0
             while judge.start_tick is None:
                 await body.movement.wait_ticks(1)
             if side in broken:

@@ -68,6 +68,7 @@ from mirrorcraft.contracts.teams import (
 from mirrorcraft.errors import ContractError
 from mirrorcraft.metrics.results import RESULTS_FILE, writing
 from mirrorcraft.metrics.team_results import read_team_manifest
+from mirrorcraft.study.grid import check_run_settings, read_run_settings, write_run_settings
 from mirrorcraft.study.team_grid import expand_team_grid
 from mirrorcraft.study.team_store import TeamResultsStore
 
@@ -109,6 +110,11 @@ class TeamRunSettings(BaseModel):
         episode_fn: the episode player as ``module:callable`` (default :data:`DEFAULT_EPISODE_FN`).
         llm: how LLM team systems reach their models and where their calls are recorded or replayed from
             (:class:`~mirrorcraft.agents.teams.TeamLLMRuntime`; JSON object, to reach spawned workers as is).
+        clock: ``free`` (default: real time at ``tick_rate``, the world runs on while a system thinks) or
+            ``lockstep`` (every body in the tick barrier, a decision charged its system's think ticks; the
+            records do not depend on the machine's speed: docs/pillagerbench.md "Lockstep"). Kept in the run
+            folder's ``run_settings.json``: a resume with another clock is refused.
+        lockstep_paced: in lockstep, keep ``tick_rate`` as the minimum tick interval (False: unpaced).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -118,6 +124,22 @@ class TeamRunSettings(BaseModel):
     imports: tuple[str, ...] = ()
     episode_fn: str = DEFAULT_EPISODE_FN
     llm: dict[str, Any] = Field(default_factory=dict)
+    clock: Literal["free", "lockstep"] = "free"
+    lockstep_paced: bool = True
+
+    def clock_mode(self) -> str:
+        """``free``, ``lockstep`` or ``lockstep-unpaced`` (what ``run_settings.json`` keeps)."""
+        if self.clock == "free":
+            return "free"
+        return "lockstep" if self.lockstep_paced else "lockstep-unpaced"
+
+    def episode_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of the episode player: ``arenas``, ``tick_rate``, and the clock only when it
+        is not free-running (an episode player of a user's written before the clock existed keeps working)."""
+        kw: dict[str, Any] = {"arenas": self.arenas, "tick_rate": self.tick_rate}
+        if self.clock != "free":
+            kw |= {"clock": self.clock, "lockstep_paced": self.lockstep_paced}
+        return kw
 
 
 def _import_all(modules: tuple[str, ...] | list[str]) -> None:
@@ -196,7 +218,7 @@ def run_block(task: dict[str, Any], settings_json: str) -> Iterator[Event]:
         identity = block[index]
         t0 = time.monotonic()
         try:
-            record = play_episode(identity, policies, arenas=settings.arenas, tick_rate=settings.tick_rate)
+            record = play_episode(identity, policies, **settings.episode_kwargs())
             if not isinstance(record, TeamEpisodeRecord) or record.episode_id != identity.episode_id:
                 raise ContractError(
                     f"{settings.episode_fn} returned no record of episode {identity.episode_id}"
@@ -614,6 +636,11 @@ def run_team_study(
     if unknown:
         raise TeamStudyUsageError(f"team grid {grid.name}: unknown team system(s) {', '.join(unknown)}")
     check_team_run_dir(run_dir, grid, resume=resume)
+    run_settings = {"clock": settings.clock_mode()}
+    try:
+        check_run_settings(run_dir, run_settings, has_results=(run_dir / RESULTS_FILE).exists())
+    except ContractError as err:
+        raise TeamStudyUsageError(str(err)) from err
     identities = expand_team_grid(grid)
     by_id = {i.episode_id: i for i in identities}
     blocks = grid.blocks()
@@ -624,6 +651,9 @@ def run_team_study(
     _build_arenas(grid, settings.arenas)
     if read_team_manifest(run_dir) is None:
         _write_manifest(run_dir, grid)  # before the results file exists: a team run is always told by it
+    if read_run_settings(run_dir) is None:
+        with writing(run_dir):
+            write_run_settings(run_dir, run_settings)
     executor = executor or InProcessBlockExecutor()
     with TeamResultsStore(run_dir, max_attempts=max_attempts) as store:
         assert store.scan is not None

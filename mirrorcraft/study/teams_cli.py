@@ -2,7 +2,8 @@
 ``teams study`` (a resumable team study of a grid, :mod:`mirrorcraft.study.team_study`).
 
     python -m mirrorcraft.run teams episode --scenario mushroom_war --red random --blue do_nothing \\
-        [--variant original|mirrored] [--seconds 120] [--tick-rate 20] [--seed 0] [--out runs/teams]
+        [--variant original|mirrored] [--seconds 120] [--tick-rate 20] [--seed 0] [--out runs/teams] \\
+        [--clock free|lockstep [--unpaced]]
 
 The red system is recorded as the tested one (``tested_side: red``); the episode seed derives from the study
 seed, the scenario and the blue (opponent) system, as every team episode's does. Writes
@@ -16,6 +17,11 @@ values are read as JSON when they parse, else as text). How to reach the model: 
 ``episode`` has them; ``--llm-record-dir DIR`` records every model call, ``--llm-replay-dir DIR`` answers them
 from such a folder (``--llm-replay-strict`` compares whole requests). Credentials are checked before anything
 starts (exit 2), except on replay.
+
+``--clock lockstep`` (both commands; default ``free``, real time): every body in the server's tick barrier, a
+decision charged its system's think ticks (LLM systems: the ``think_ticks`` setting, default 100), so the
+record does not depend on the machine's speed; ``--unpaced`` runs the ticks as fast as the bodies go
+(docs/pillagerbench.md "Lockstep"). A study keeps its clock in ``run_settings.json``.
 
 ``teams study GRID --out DIR [--workers N] [--executor local|ray] [--tick-rate R] [--seconds S] [--resume]``:
 GRID is a preset (``pillagerbench``) or a YAML file (:func:`~mirrorcraft.study.team_grid.load_team_grid`);
@@ -106,6 +112,9 @@ def cmd_teams_episode(args: argparse.Namespace) -> int:
     if args.seconds < 1 or args.tick_rate <= 0:
         print("teams episode: --seconds must be >= 1 and --tick-rate > 0", file=sys.stderr)
         return 2
+    if args.unpaced and args.clock != "lockstep":
+        print("teams episode: --unpaced needs --clock lockstep", file=sys.stderr)
+        return 2
     try:
         systems = {side: _team_system(args, side) for side in ("red", "blue")}
         identity = TeamEpisodeIdentity(
@@ -122,7 +131,8 @@ def cmd_teams_episode(args: argparse.Namespace) -> int:
     out = Path(args.out)
     worlds = Path(args.worlds) if args.worlds else out / "worlds"
     build_arena(arena_id(args.scenario, args.variant), worlds)
-    record = play_team_episode(identity, policies, arenas=worlds, tick_rate=args.tick_rate)
+    record = play_team_episode(identity, policies, arenas=worlds, tick_rate=args.tick_rate, clock=args.clock,
+                               lockstep_paced=not args.unpaced)  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{record.episode_id}.json"
     path.write_text(record.model_dump_json(indent=2) + "\n")
@@ -162,6 +172,8 @@ def cmd_teams_study(args: argparse.Namespace) -> int:
         return usage(f"--tick-rate {args.tick_rate:g}: must be > 0 and <= 1000")
     if args.seconds is not None and args.seconds < 1:
         return usage(f"--seconds {args.seconds}: must be >= 1")
+    if args.unpaced and args.clock != "lockstep":
+        return usage("--unpaced needs --clock lockstep")
     if args.max_attempts < 1:
         return usage(f"--max-attempts {args.max_attempts}: must be >= 1")
     if args.seed is not None and args.seed < 0:
@@ -204,9 +216,11 @@ def cmd_teams_study(args: argparse.Namespace) -> int:
         return usage(str(err))
     worlds = Path(args.worlds) if args.worlds else out / "worlds"
     settings = TeamRunSettings(arenas=worlds, tick_rate=args.tick_rate, imports=settings_imports,
-                               llm=json.loads(json.dumps(llm, default=str)))  # fmt: skip
+                               llm=json.loads(json.dumps(llm, default=str)), clock=args.clock,
+                               lockstep_paced=not args.unpaced)  # fmt: skip
     print(f"team study {grid.name}: {grid.size()} episodes in {len(grid.blocks())} blocks of {grid.block_length}, "
-          f"{grid.game_seconds} game s each, {args.tick_rate:g} t/s, executor {args.executor} → {out}")  # fmt: skip
+          f"{grid.game_seconds} game s each, {args.tick_rate:g} t/s, clock {settings.clock_mode()}, "
+          f"executor {args.executor} → {out}")  # fmt: skip
     try:
         summary = run_team_study(out, grid, settings, executor=executor, resume=args.resume,
                                  max_attempts=args.max_attempts)  # fmt: skip
@@ -225,6 +239,15 @@ def cmd_teams_study(args: argparse.Namespace) -> int:
         print("teams study: every episode of this session ended in an infrastructure fault", file=sys.stderr)
         return 1
     return 0 if summary.finished else 1
+
+
+def _add_clock_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--clock", choices=("free", "lockstep"), default="free",
+                   help="free: real time at --tick-rate (default); lockstep: the game waits for every body and "
+                        "charges each decision its system's think ticks (records independent of the machine)")  # fmt: skip
+    p.add_argument(
+        "--unpaced", action="store_true", help="lockstep as fast as the bodies go (needs --clock lockstep)"
+    )
 
 
 def _add_record_flags(p: argparse.ArgumentParser) -> None:
@@ -259,6 +282,7 @@ def add_teams_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "model string such as openai/gpt-4o-mini")  # fmt: skip
         ep.add_argument(f"--{side}-setting", dest=f"{side}_settings", action="append", default=[],
                         metavar="KEY=VALUE", help=f"a setting of {side}'s system (repeatable), e.g. max_steps=20")  # fmt: skip
+    _add_clock_flags(ep)
     add_llm_flags(ep)
     _add_record_flags(ep)
     ep.set_defaults(handler=cmd_teams_episode)
@@ -282,6 +306,7 @@ def add_teams_parser(subparsers: Any) -> argparse.ArgumentParser:
     st.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
                     help="import MODULE first (in every worker too): it registers team systems of your own")  # fmt: skip
     st.add_argument("--worlds", help="arena catalogue folder (default OUT/worlds; missing arenas are built)")
+    _add_clock_flags(st)
     add_llm_flags(st, study=True)
     _add_record_flags(st)
     st.set_defaults(handler=cmd_teams_study)

@@ -183,3 +183,15 @@ def test_a_team_episode_ends_at_time_up_with_the_score_difference(
     assert out["record"]["ryn"][0] == "mine"  # the controlled player's call is in the team record
     assert "crashed" not in out["record"]["faults"]
     assert out["after_end"] == "ResetNeeded"
+
+
+def test_the_team_env_in_lockstep_repeats_its_episode(child: ProcessPoolExecutor, arenas: str) -> None:
+    """``clock="lockstep"``: the game waits for the caller (and charges its think ticks), so the same seed and
+    actions give the same observations, rewards and team record, opponents and judge included."""
+    first, second = child.submit(envs_checks.team_lockstep_twice, arenas).result(timeout=300)["runs"]
+    assert len(first["texts"]) >= 4 and first["texts"] == second["texts"]
+    assert first["rewards"] == second["rewards"] and first["record"] == second["record"]
+    ryn = next(t for t in first["record"]["trajectories"] if t["player"] == "Ryn")
+    assert {a["call"]["name"] for a in ryn["actions"]} == {"mine", "chat"}
+    opponent_calls = [a for t in first["record"]["trajectories"] if t["side"] == "blue" for a in t["actions"]]
+    assert opponent_calls  # the aggressive opponent played

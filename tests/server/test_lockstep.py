@@ -278,3 +278,39 @@ async def test_two_bodies_paced_and_unpaced_give_the_same_game(sandbox_template,
     unpaced = await _two_bodies(sandbox_template, tmp_path, paced=False)
     assert paced["stalls"] == [] and paced["positions"] == paced["server"]
     assert paced == unpaced
+
+
+@pytest_twisted.ensureDeferred
+async def test_batching_holds_a_clients_packets_to_the_next_tick_and_runs_them_in_name_order(
+    sandbox_template, tmp_path
+) -> None:
+    """``ServerConfig.lockstep_batch``: a lockstep client's play packets wait for the next tick (vanilla runs
+    its queued packets between ticks) and two clients' batches run in name order, not arrival order."""
+    srv = _server(
+        sandbox_template, tmp_path, lockstep_paced=False, lockstep_timeout=30.0, lockstep_batch=True
+    )
+    first, second = await _join(srv), await _join(srv)  # names lockN < lockN+1
+    heard: dict[str, list[str]] = {"first": [], "second": []}
+    try:
+        await _until(lambda: first.lockstep.announced is not None and second.lockstep.announced is not None)
+        for key, b in (("first", first), ("second", second)):
+            b.chat.on_line(
+                lambda line, got=heard[key]: got.append(line.text) if line.kind == "chat" else None
+            )
+        tick = srv.tick_count
+        second.chat.say("from the second")  # arrives first...
+        await _wall(0.2)
+        first.chat.say("from the first")  # ...this one later
+        await _wall(0.3)  # nobody acts: no tick runs, so neither line was handled
+        assert heard == {"first": [], "second": []} and srv.tick_count == tick
+        assert srv.game.lockstep.batched == 0
+        with first.lockstep.acting(), second.lockstep.acting():
+            await first.movement.wait_ticks(2)
+        await _until(lambda: len(heard["first"]) + len(heard["second"]) == 4)  # each line to both players
+        # handled at the next tick's start, the first client's batch before the second's
+        assert heard["first"] == heard["second"] == ["from the first", "from the second"], heard
+        assert srv.game.lockstep.batched >= 2
+    finally:
+        for b in (first, second):
+            await b.disconnect()
+        await srv.stop()

@@ -220,3 +220,39 @@ async def test_the_episode_files_policy_errors_faults_and_usage_of_a_system(
                                                                      "action call failed: staged timeout")  # fmt: skip
     assert 0 <= fault.t < 4
     assert record.usage == {"red": Usage(model_calls=3, prompt_tokens=30, completion_tokens=6, cost_usd=0.25)}
+
+
+@pytest_twisted.ensureDeferred
+async def test_in_lockstep_a_strict_replay_gives_the_same_record(arena_saves: Path, tmp_path: Path) -> None:
+    """Lockstep (each decision charged its ``think_ticks``, the game waiting for a slower answer): the replayed
+    episode sees the same observations, so the strict replay (whole requests compared, observed sections
+    included) passes and the record is the recorded one, model usage included."""
+    cot = TeamSystem(id="cot", settings={"max_steps": STEPS, "think_ticks": 20},
+                     model=ModelSettings(name=MODEL, temperature=0))  # fmt: skip
+    identity = TeamEpisodeIdentity(
+        scenario="mushroom_war", tested=cot, opponent=TeamSystem(id="balanced"), tested_side="red",
+        repeat=0, block_index=0, game_seconds=10,
+    )  # fmt: skip
+    harvest = json.dumps({"thought": "Harvest a cap of our colour.", "skill": "mine",
+                          "args": {"block": "minecraft:red_mushroom_block", "count": 1}})  # fmt: skip
+    rec = tmp_path / "recorded"
+
+    async def play(runtime: TeamLLMRuntime, work: Path):  # noqa: ANN202
+        policies = {side: make_team_policy(identity.system_of(side), runtime) for side in ("red", "blue")}
+        work.mkdir()
+        record = await run_team_episode(identity, policies, arenas=arena_saves, workdir=work, tick_rate=20,
+                                        clock="lockstep", lockstep_paced=False)  # fmt: skip
+        return record, policies["red"]
+
+    with FakeOpenAI([Reply.chat(harvest, 60, 12)] * (2 * STEPS)) as api:
+        runtime = TeamLLMRuntime(models={MODEL: LLMRuntime(api_base=api.base_url)}, record_dir=rec)
+        recorded, _ = await play(runtime, tmp_path / "a")
+    assert len(api.requests) == 2 * STEPS and recorded.agent_faults == []
+    replay = TeamLLMRuntime(models={MODEL: LLMRuntime(api_base="http://127.0.0.1:9/v1")}, replay_dir=rec,
+                            replay_strict=True)  # fmt: skip
+    replayed, cot2 = await play(replay, tmp_path / "b")
+    assert all(cot2.clients[p].backend.exhausted for p in ("Ryn", "Raze"))
+    assert replayed.agent_faults == []  # a strict mismatch would be a fault of the player
+    assert replayed.model_dump(mode="json") == recorded.model_dump(mode="json")
+    mined = [a for t in recorded.trajectories if t.side == "red" for a in t.actions if a.call.name == "mine"]
+    assert len(mined) == 2 * STEPS

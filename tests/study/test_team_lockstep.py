@@ -70,7 +70,7 @@ class _Thinker(TeamPolicy):
         self.asked: dict[str, list[float]] = {}
         self.rng = random.Random(7)
 
-    def think_ticks(self) -> int:
+    def think_ticks(self, player: str) -> int:
         return int(self.system.settings["think_ticks"])
 
     async def act(self, view: TeamObservation) -> SkillCall | None:
@@ -91,14 +91,17 @@ async def test_a_decision_costs_its_think_ticks_however_long_the_model_takes(
     assert _Thinker.id in TEAM_POLICIES
     seconds = 8
     records, systems = [], []
-    for delay in (0.0, 0.25):  # at the next reactor turn; up to a quarter second per decision (many ticks unpaced)
+    # at the next reactor turn; up to a quarter second per decision (many ticks unpaced)
+    for delay in (0.0, 0.25):
         system = TeamSystem(id=_Thinker.id, settings={"think_ticks": charge, "show_time_left": True})
         identity = _identity(system, TeamSystem(id="do_nothing"), seconds)
         policies = {"red": make_team_policy(system), "blue": make_team_policy(TeamSystem(id="do_nothing"))}
         policies["red"].delay = delay
         work = tmp_path / f"d{delay}"
         work.mkdir()
-        records.append(await run_team_episode(identity, policies, arenas=arena_saves, workdir=work, **UNPACED))
+        records.append(
+            await run_team_episode(identity, policies, arenas=arena_saves, workdir=work, **UNPACED)
+        )
         systems.append(policies["red"])
     assert records[0].model_dump(mode="json") == records[1].model_dump(mode="json")
     record, thinker = records[0], systems[0]

@@ -47,6 +47,7 @@ GRID = {
         (GRID, ["--max-attempts", "0"], "--max-attempts 0"),
         (GRID, ["--resume"], "no team study to resume"),
         (GRID, ["--import", "no_such_module_here"], "--import no_such_module_here"),
+        (GRID, ["--unpaced"], "--unpaced needs --clock lockstep"),
     ],
 )
 def test_usage_errors_exit_2_and_write_nothing(
@@ -79,6 +80,21 @@ def test_a_folder_holding_another_grid_is_refused_untouched(tmp_path: Path, caps
     (tmp_path / "mc" / "results.jsonl").write_text("{}\n")
     assert main(["teams", "study", str(grid), "--out", str(tmp_path / "mc")]) == 2
     assert "not a team study folder" in capsys.readouterr().err
+
+
+def test_a_resume_with_another_clock_is_refused_untouched(tmp_path: Path, capsys) -> None:  # noqa: ANN001
+    """The clock is kept in ``run_settings.json``: a free-running half and a lockstep half would be two studies."""
+    out = tmp_path / "out"
+    out.mkdir()
+    grid_model = TeamGrid.model_validate(GRID)
+    (out / TEAM_STUDY_MANIFEST).write_text(TeamStudyManifest.of(grid_model).model_dump_json())
+    (out / "run_settings.json").write_text(json.dumps({"clock": "lockstep-unpaced"}))
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    grid = write_grid(tmp_path / "grid.yaml", **GRID)
+    assert main(["teams", "study", str(grid), "--out", str(out), "--resume", "--workers", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "clock: started with 'lockstep-unpaced', now 'free'" in err, err
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
 # ---- report on hand-made team runs ---------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """``python -m mirrorcraft.run teams episode``: usage errors exit 2 before anything is written; a short
-Dash & Dine episode (judge players and four players, random vs random) writes a valid team record."""
+Dash & Dine episode (judge players and four players, random vs random; lockstep unpaced) writes a valid team
+record."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from mirrorcraft.run import main
         ["--red", "nope"],
         ["--blue", "no_such_system"],
         ["--seconds", "0"],
+        ["--unpaced"],  # needs --clock lockstep
     ],
 )
 def test_usage_errors_exit_2_and_write_nothing(tmp_path: Path, argv: list[str], capsys) -> None:  # noqa: ANN001
@@ -32,7 +34,8 @@ def test_a_short_dash_and_dine_episode_from_the_command_line(tmp_path: Path) -> 
     out = tmp_path / "out"
     proc = subprocess.run(
         [sys.executable, "-m", "mirrorcraft.run", "teams", "episode", "--scenario", "dash_and_dine",
-         "--red", "random", "--blue", "random", "--seconds", "4", "--tick-rate", "100", "--out", str(out)],
+         "--red", "random", "--blue", "random", "--seconds", "4", "--clock", "lockstep", "--unpaced",
+         "--out", str(out)],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]

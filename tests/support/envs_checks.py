@@ -311,3 +311,32 @@ def team_episode(arenas: str) -> dict[str, Any]:
     finally:
         env.close()
     return out
+
+
+def team_lockstep_twice(arenas: str) -> dict[str, Any]:
+    """The same seed and actions twice on the team env in lockstep: each run's observation texts, rewards and
+    team record (everything but a wall time) — they must be equal."""
+    import gymnasium as gym
+
+    import mirrorcraft.envs  # noqa: F401
+
+    mine = json.dumps({"skill": "mine", "args": {"block": "red_mushroom_block", "count": 1}})
+    chat = json.dumps({"skill": "chat", "args": {"text": "hello team", "team": True}})
+    runs = []
+    for _ in range(2):
+        env = gym.make("PillagerBench-MushroomWar-v0", arenas_dir=arenas, game_seconds=8, clock="lockstep",
+                       think_ticks=10, opponent="aggressive")  # fmt: skip
+        try:
+            obs, _info = env.reset(seed=4)
+            texts, rewards = [obs["text"]], []
+            for k in range(200):
+                obs, reward, terminated, truncated, _info = env.step((mine, chat, "wait")[k % 3])
+                texts.append(obs["text"])
+                rewards.append(reward)
+                if terminated or truncated:
+                    break
+            runs.append({"texts": texts, "rewards": rewards,
+                         "record": env.unwrapped.last_record.model_dump(mode="json")})  # fmt: skip
+        finally:
+            env.close()
+    return {"runs": runs}
