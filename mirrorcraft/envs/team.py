@@ -8,8 +8,9 @@ named opponent. Nothing of the episode is re-implemented (arena copy, teams, jud
 
 Differences from the task envs, all from the scenario's nature (docs/envs.md "Team scenario"):
 
-* the clock runs free: the game goes on while the caller thinks (time pressure is the scenario's point),
-  so the env is registered ``nondeterministic=True``;
+* the clock runs free by default: the game goes on while the caller thinks (time pressure is the
+  scenario's point), so the env is registered ``nondeterministic=True``; ``clock="lockstep"`` makes it
+  repeatable (the game waits for the caller after ``think_ticks`` ticks);
 * the episode ends at its game-time limit: ``truncated`` (there is no terminal state), reward 0 on every
   step but the last, whose reward is the final score difference (own team − opponent) the judge gave;
 * ``action_mode`` is text only: a skill call of any skill (the team skills included), or anything else
