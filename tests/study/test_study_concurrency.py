@@ -1,15 +1,15 @@
 """Many episodes per process (issue 23): real lockstep episodes run concurrently on one reactor.
 
-Four short scripted Diamond episodes (``plains-1`` at radius 48, one action each, lockstep unpaced) are
+Eight short scripted Diamond episodes (``plains-1`` at radius 48, one action each, lockstep unpaced) are
 played three ways in one child process (a clean process, so the runner starts its own reactor thread as
-a study worker does): one by one (``InProcessExecutor``), four at once in one spawned worker
-(``LocalExecutor(1, concurrency=4)``), and four at once in the driver with the server of one of them
+a study worker does): one by one (``InProcessExecutor``), eight at once in one spawned worker
+(``LocalExecutor(1, concurrency=8)``), and eight at once in the driver with the server of one of them
 stopped mid-episode on its first attempt (the injected crash). The records must be equal apart from the
 wall time; the crash must be one infrastructure-fault line in ``results.jsonl``, retried under the same id,
-and its retry and the three others must equal the one-by-one records.
+and its retry and the seven others must equal the one-by-one records (the issue's numbers).
 
-Determinism note: ``pathing/astar.py`` bounds a plan by wall seconds; the one-action episodes here plan
-far inside that bound (the first ``mine`` of logs near spawn), so load does not change their plans.
+Determinism note: in lockstep ``pathing/astar.py`` plans without its wall-clock bound (``search_seconds``),
+so load does not change a plan.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ SCRIPT = textwrap.dedent(
     worlds, out = Path(sys.argv[1]), Path(sys.argv[2])
     grid = StudyGrid(name="concur", worlds=["plains-1"], tasks=[TaskId.DIAMOND],
                      models=[ModelSettings(name="scripted", temperature=0.0)], configurations=["scripted"],
-                     repetitions=4, suites=[], disclosed_configurations=[], budget=1)
+                     repetitions=8, suites=[], disclosed_configurations=[], budget=1)
     target = grid.expand()[1].episode_id
 
     def settings(name):
@@ -62,9 +62,9 @@ SCRIPT = textwrap.dedent(
     summaries["sequential"] = run_study(out / "sequential", grid, make_episode_fn(settings("sequential")),
                                         executor=InProcessExecutor(), progress=False)
     summaries["concurrent"] = run_study(out / "concurrent", grid, make_episode_fn(settings("concurrent")),
-                                        executor=LocalExecutor(1, concurrency=4), progress=False)
+                                        executor=LocalExecutor(1, concurrency=8), progress=False)
     summaries["crash"] = run_study(out / "crash", grid, crashing_episode,
-                                   executor=InProcessExecutor(concurrency=4), progress=False)
+                                   executor=InProcessExecutor(concurrency=8), progress=False)
     import gc
     gc.collect()
     alive = {n: sum(type(o).__name__ == n for o in gc.get_objects()) for n in ("Game", "EmbeddedServer", "Body")}
@@ -102,10 +102,10 @@ def _final(run_dir: Path) -> dict[str, dict[str, Any]]:
 
 def test_concurrent_episodes_in_one_process_give_the_same_records_as_one_by_one(runs) -> None:
     base, out = runs
-    assert out["summaries"]["sequential"] == [4, 0, 0]
-    assert out["summaries"]["concurrent"] == [4, 0, 0]
+    assert out["summaries"]["sequential"] == [8, 0, 0]
+    assert out["summaries"]["concurrent"] == [8, 0, 0]
     sequential, concurrent = _final(base / "sequential"), _final(base / "concurrent")
-    assert len(sequential) == 4
+    assert len(sequential) == 8
     assert all(r["outcome"]["actions_used"] == 1 for r in sequential.values())
     assert sum(s["report"]["ticks_used"] for r in sequential.values() for s in r["trajectory"]) > 0
     assert concurrent == sequential  # trajectories, ticks used, milestones, encounters, spawn, controls
@@ -116,12 +116,12 @@ def test_concurrent_episodes_in_one_process_give_the_same_records_as_one_by_one(
     assert walls["concurrent"] > 1.5 * out["elapsed"]["concurrent"], (walls, out["elapsed"])
     for name in ("sequential", "concurrent"):
         notes = [json.loads(p.read_text())["run_notes"] for p in (base / name / "eps").glob("ep-*.json")]
-        assert len(notes) == 4 and {n["clock"] for n in notes} == {"lockstep-unpaced"}
+        assert len(notes) == 8 and {n["clock"] for n in notes} == {"lockstep-unpaced"}
         assert all(n["lockstep"]["stalls"] == [] and n["lockstep"]["body_in_lockstep"] for n in notes)
 
 
 def test_finished_episodes_leave_no_game_server_or_body_alive(runs) -> None:
-    # 4 one-by-one + 5 concurrent attempts ran in the driver process: none may stay reachable (Twisted's
+    # 8 one-by-one + 9 concurrent attempts ran in the driver process: none may stay reachable (Twisted's
     # log buffer and an unclosed RCON connection each pinned every finished game: docs/performance.md
     # "Memory flatness").
     _, out = runs
@@ -131,13 +131,13 @@ def test_finished_episodes_leave_no_game_server_or_body_alive(runs) -> None:
 def test_a_crashed_episode_is_a_retried_fault_and_leaves_the_others_unharmed(runs) -> None:
     base, out = runs
     assert out["crashed"] == [out["target"]]
-    assert out["summaries"]["crash"] == [4, 1, 0]  # 4 final records, 1 retried fault, no final fault
+    assert out["summaries"]["crash"] == [8, 1, 0]  # 8 final records, 1 retried fault, no final fault
     lines = _lines(base / "crash")
     faults = [r for r in lines if r.infrastructure_faults]
     assert [r.episode_id for r in faults] == [out["target"]]
     fault = faults[0]
     assert fault.outcome.end_reason == EndReason.INFRASTRUCTURE_FAULT
     assert [f.kind for f in fault.infrastructure_faults][0] in ("disconnected", "server_error"), fault
-    assert len(lines) == 5
-    # The retry and the three episodes that ran beside the crash equal the one-by-one records.
+    assert len(lines) == 9
+    # The retry and the seven episodes that ran beside the crash equal the one-by-one records.
     assert _final(base / "crash") == _final(base / "sequential")
