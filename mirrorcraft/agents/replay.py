@@ -69,20 +69,31 @@ class ReplayBackend:
         path: the JSONL file an :class:`~mirrorcraft.agents.llm.LLMClient` wrote with ``record_path``.
     """
 
+    #: What a call past the recording's end raises (a subclass may name it more precisely).
+    exhausted_error: type[ReplayMismatchError] = ReplayMismatchError
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self.entries = read_recording(path)
         self.position = 0
 
+    def matches(self, entry: dict[str, Any], request: LLMRequest) -> bool:
+        """Whether ``request`` is the recorded one (here: the whole request, by digest)."""
+        return request.digest() == entry["request_sha256"]
+
+    def compared(self, entry: dict[str, Any], request: LLMRequest) -> tuple[Any, Any]:
+        """The recorded and the actual request as :meth:`matches` compares them (to name a difference)."""
+        return entry["request"], request.model_dump(mode="json")
+
     def __call__(self, request: LLMRequest) -> LLMResponse:
         if self.position >= len(self.entries):
-            raise ReplayMismatchError(
+            raise self.exhausted_error(
                 f"replay {self.path}: call {self.position + 1} ({request.purpose}) was not recorded "
                 f"(the recording holds {len(self.entries)} calls)"
             )
         entry = self.entries[self.position]
-        if request.digest() != entry["request_sha256"]:
-            diff = _first_difference(entry["request"], request.model_dump(mode="json"))
+        if not self.matches(entry, request):
+            diff = _first_difference(*self.compared(entry, request))
             raise ReplayMismatchError(f"replay {self.path}: call {self.position + 1} differs: {diff}")
         self.position += 1
         return LLMResponse.model_validate(entry["response"])

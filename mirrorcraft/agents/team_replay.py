@@ -1,10 +1,11 @@
 """Recorded-response replay for team systems, where game time does not wait for the model.
 
 A MirrorCraft episode can run in lockstep, so its replay compares whole requests
-(:class:`~mirrorcraft.agents.replay.ReplayBackend`). A team episode runs free (the world goes on while a model
-thinks, as in the original; lockstep for teams is issue 23), so what a player observes at its k-th call — where
-its team mate stands, whether the sidebar has counted a pick-up yet — depends on the model's latency, and a
-replayed request can differ from the recorded one there and only there.
+(:class:`~mirrorcraft.agents.replay.ReplayBackend`). A team episode runs free by default (the world goes on
+while a model thinks, as in the original), so what a player observes at its k-th call — where its team mate
+stands, whether the sidebar has counted a pick-up yet — depends on the model's latency, and a replayed request
+can differ from the recorded one there and only there. (In a lockstep team episode it cannot: there
+``strict=True`` replays exactly; docs/pillagerbench.md "Lockstep".)
 
 The team prompts therefore mark every section built from the game as ``... (observed):`` on its own line, the
 section running to the next blank line (:data:`OBSERVED_SECTION`). :class:`TeamReplayBackend` answers from a
@@ -24,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from mirrorcraft.agents.errors import ReplayMismatchError
-from mirrorcraft.agents.llm import LLMRequest, LLMResponse
-from mirrorcraft.agents.replay import _first_difference, read_recording
+from mirrorcraft.agents.llm import LLMRequest
+from mirrorcraft.agents.replay import ReplayBackend
 from mirrorcraft.contracts.canonical import canonical_json, sha256_hex
 
 #: A section of a team prompt built from the game: a header line ending in ``(observed):`` up to a blank line.
@@ -57,44 +58,29 @@ class ReplayExhaustedError(ReplayMismatchError):
     recording: :class:`~mirrorcraft.agents.team_llm.LLMTeamPolicy` then stops that player's asking, unless strict)."""
 
 
-class TeamReplayBackend:
-    """A backend answering from one recording file in order (module docstring).
+class TeamReplayBackend(ReplayBackend):
+    """A backend answering from one recording file in order (module docstring): the MirrorCraft replay with the
+    observed sections masked in the comparison, unless ``strict``.
 
     Args:
         path: the JSONL file an :class:`~mirrorcraft.agents.llm.LLMClient` wrote with ``record_path``.
         strict: compare whole requests (as :class:`~mirrorcraft.agents.replay.ReplayBackend` does).
     """
 
+    exhausted_error = ReplayExhaustedError
+
     def __init__(self, path: Path, *, strict: bool = False) -> None:
-        self.path = path
+        super().__init__(path)
         self.strict = strict
-        self.entries = read_recording(path)
-        self.position = 0
 
-    def __call__(self, request: LLMRequest) -> LLMResponse:
-        if self.position >= len(self.entries):
-            raise ReplayExhaustedError(
-                f"replay {self.path}: call {self.position + 1} ({request.purpose}) was not recorded "
-                f"(the recording holds {len(self.entries)} calls)"
-            )
-        entry = self.entries[self.position]
-        now = request.model_dump(mode="json")
+    def matches(self, entry: dict[str, Any], request: LLMRequest) -> bool:
         if self.strict:
-            same = request.digest() == entry["request_sha256"]
-            recorded, actual = entry["request"], now
-        else:
-            same = masked_digest(entry["request"]) == masked_digest(now)
-            recorded, actual = masked_request(entry["request"]), masked_request(now)
-        if not same:
-            diff = _first_difference(recorded, actual)
-            raise ReplayMismatchError(f"replay {self.path}: call {self.position + 1} differs: {diff}")
-        self.position += 1
-        return LLMResponse.model_validate(entry["response"])
+            return super().matches(entry, request)
+        return masked_digest(entry["request"]) == masked_digest(request.model_dump(mode="json"))
 
-    @property
-    def exhausted(self) -> bool:
-        """True once every recorded call has been replayed."""
-        return self.position == len(self.entries)
+    def compared(self, entry: dict[str, Any], request: LLMRequest) -> tuple[Any, Any]:
+        recorded, actual = super().compared(entry, request)
+        return (recorded, actual) if self.strict else (masked_request(recorded), masked_request(actual))
 
 
 __all__ = [
