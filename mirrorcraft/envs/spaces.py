@@ -185,6 +185,32 @@ def max_observation_chars(spec: TaskSpec, bounds: ObservationBounds = DEFAULT_BO
     return len(json.dumps(worst_case_payload(spec, bounds), sort_keys=True, separators=(",", ":")))
 
 
+def body_spaces() -> dict[str, spaces.Space]:
+    """The numeric features of the player's body every env shares: ``position``, ``health``, ``food``."""
+    return {
+        "position": spaces.Box(
+            np.array([-WORLD_LIMIT, MIN_Y, -WORLD_LIMIT], dtype=np.float32),
+            np.array([WORLD_LIMIT, MAX_Y, WORLD_LIMIT], dtype=np.float32),
+            dtype=np.float32,
+        ),
+        "health": spaces.Box(0.0, 20.0, shape=(1,), dtype=np.float32),
+        "food": spaces.Box(0.0, 20.0, shape=(1,), dtype=np.float32),
+    }
+
+
+def body_features(position: Any, survival: Any) -> dict[str, np.ndarray]:
+    """:func:`body_spaces`' values from an observation's ``position`` and ``survival`` (clipped to the box)."""
+    return {
+        "position": np.clip(
+            np.array([position.x, position.y, position.z], dtype=np.float32),
+            [-WORLD_LIMIT, MIN_Y, -WORLD_LIMIT],
+            [WORLD_LIMIT, MAX_Y, WORLD_LIMIT],
+        ).astype(np.float32),
+        "health": np.array([survival.health], dtype=np.float32),
+        "food": np.array([survival.food], dtype=np.float32),
+    }
+
+
 def observation_space(spec: TaskSpec, bounds: ObservationBounds = DEFAULT_BOUNDS) -> spaces.Dict:
     """The observation space of an env for task ``spec`` (module docstring)."""
     vocab = len(item_vocabulary()) + 1
@@ -194,13 +220,7 @@ def observation_space(spec: TaskSpec, bounds: ObservationBounds = DEFAULT_BOUNDS
                 max_length=max_observation_chars(spec, bounds), min_length=2, charset=JSON_CHARSET
             ),
             "inventory": spaces.Box(0, MAX_ITEM_COUNT, shape=(vocab,), dtype=np.int32),
-            "position": spaces.Box(
-                np.array([-WORLD_LIMIT, MIN_Y, -WORLD_LIMIT], dtype=np.float32),
-                np.array([WORLD_LIMIT, MAX_Y, WORLD_LIMIT], dtype=np.float32),
-                dtype=np.float32,
-            ),
-            "health": spaces.Box(0.0, 20.0, shape=(1,), dtype=np.float32),
-            "food": spaces.Box(0.0, 20.0, shape=(1,), dtype=np.float32),
+            **body_spaces(),
             "xp_level": spaces.Box(0, np.iinfo(np.int32).max, shape=(1,), dtype=np.int32),
             "milestones": spaces.MultiBinary(len(spec.milestones)),
         }
@@ -252,17 +272,10 @@ def observation_element(obs: Observation, spec: TaskSpec) -> dict[str, Any]:
         inventory[index.get(stack.item, len(vocab))] += stack.count
     np.minimum(inventory, MAX_ITEM_COUNT, out=inventory)
     done = {m.advancement for m in obs.task.milestones if m.done}
-    p = obs.position
     return {
         "text": observation_text(obs),
         "inventory": inventory,
-        "position": np.clip(
-            np.array([p.x, p.y, p.z], dtype=np.float32),
-            [-WORLD_LIMIT, MIN_Y, -WORLD_LIMIT],
-            [WORLD_LIMIT, MAX_Y, WORLD_LIMIT],
-        ).astype(np.float32),
-        "health": np.array([obs.survival.health], dtype=np.float32),
-        "food": np.array([obs.survival.food], dtype=np.float32),
+        **body_features(obs.position, obs.survival),
         "xp_level": np.array([min(obs.survival.xp_level, np.iinfo(np.int32).max)], dtype=np.int32),
         "milestones": np.array([1 if m.advancement in done else 0 for m in spec.milestones], dtype=np.int8),
     }
@@ -275,6 +288,8 @@ __all__ = [
     "MESSAGE_CAP",
     "REPORT_LIST_CAP",
     "ascii_json",
+    "body_features",
+    "body_spaces",
     "item_vocabulary",
     "max_observation_chars",
     "observation_element",

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium as gym
-import numpy as np
 from gymnasium import error, spaces
 from twisted.internet import defer
 
@@ -45,10 +44,9 @@ from mirrorcraft.contracts.teams import (
 from mirrorcraft.envs.session import EpisodeAborted
 from mirrorcraft.envs.spaces import (
     JSON_CHARSET,
-    MAX_Y,
-    MIN_Y,
-    WORLD_LIMIT,
     ascii_json,
+    body_features,
+    body_spaces,
     text_action_space,
     worst_case_payload,
 )
@@ -309,13 +307,7 @@ class TeamEnv(gym.Env[dict[str, Any], str]):
         self.observation_space = spaces.Dict(
             {
                 "text": spaces.Text(max_length=max_team_chars(), min_length=2, charset=JSON_CHARSET),
-                "position": spaces.Box(
-                    np.array([-WORLD_LIMIT, MIN_Y, -WORLD_LIMIT], dtype=np.float32),
-                    np.array([WORLD_LIMIT, MAX_Y, WORLD_LIMIT], dtype=np.float32),
-                    dtype=np.float32,
-                ),
-                "health": spaces.Box(0.0, 20.0, shape=(1,), dtype=np.float32),
-                "food": spaces.Box(0.0, 20.0, shape=(1,), dtype=np.float32),
+                **body_spaces(),
             }
         )
         self.action_space = text_action_space()
@@ -424,17 +416,7 @@ class TeamEnv(gym.Env[dict[str, Any], str]):
 
     @staticmethod
     def _element(view: TeamObservation) -> dict[str, Any]:
-        p = view.position
-        return {
-            "text": team_text(view),
-            "position": np.clip(
-                np.array([p.x, p.y, p.z], dtype=np.float32),
-                [-WORLD_LIMIT, MIN_Y, -WORLD_LIMIT],
-                [WORLD_LIMIT, MAX_Y, WORLD_LIMIT],
-            ).astype(np.float32),
-            "health": np.array([view.survival.health], dtype=np.float32),
-            "food": np.array([view.survival.food], dtype=np.float32),
-        }
+        return {"text": team_text(view), **body_features(view.position, view.survival)}
 
 
 class MushroomWarEnv(TeamEnv):
