@@ -28,10 +28,15 @@ def _make(env_id: str, worlds: str, **kwargs: Any) -> Any:
 
 def check_env_run(env_id: str, worlds: str, action_mode: str) -> dict[str, Any]:
     """``gymnasium.utils.env_checker.check_env`` on a ``gymnasium.make`` env; returns its warnings."""
+
+    return _checked(_make(env_id, worlds, action_mode=action_mode))
+
+
+def _checked(env: Any) -> dict[str, Any]:
+    """``check_env`` on ``env`` (closed afterwards): the checker's warnings and the seconds it took."""
     from gymnasium.utils.env_checker import check_env
 
     t0 = time.monotonic()
-    env = _make(env_id, worlds, action_mode=action_mode)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -259,20 +264,12 @@ def same_actions_twice(worlds: str, actions: list[int], seed: int) -> dict[str, 
 def team_check_env(arenas: str) -> dict[str, Any]:
     """``check_env`` on the Mushroom War env (short episodes, accelerated); returns the checker's warnings."""
     import gymnasium as gym
-    from gymnasium.utils.env_checker import check_env
 
     import mirrorcraft.envs  # noqa: F401 - registers the ids
 
-    t0 = time.monotonic()
-    env = gym.make("PillagerBench-MushroomWar-v0", arenas_dir=arenas, game_seconds=30, tick_rate=100)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            check_env(env.unwrapped)
-    finally:
-        env.close()
-    found = [str(w.message) for w in caught if "WARN:" in str(w.message) or "ERROR:" in str(w.message)]
-    return {"warnings": found, "seconds": time.monotonic() - t0}
+    return _checked(
+        gym.make("PillagerBench-MushroomWar-v0", arenas_dir=arenas, game_seconds=30, tick_rate=100)
+    )
 
 
 def team_episode(arenas: str) -> dict[str, Any]:
