@@ -151,16 +151,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=100.0,
         help="default job: server ticks/s (default 100: accelerated)",
     )
-    parser.add_argument(
-        "--clock",
-        choices=("free", "lockstep"),
-        default="free",
-        help="default job's episodes: free (default) or lockstep (docs/lockstep.md; the team demo stays free)",
-    )
-    parser.add_argument(
-        "--unpaced",
-        action="store_true",
-        help="default job with --clock lockstep: no pace (as fast as the CPU)",
+    from mirrorcraft.study.episode_cli import add_clock_flags
+
+    add_clock_flags(
+        parser,
+        clock_help="default job's episodes: free (default) or lockstep (docs/lockstep.md; the team demo stays free)",
+        unpaced_help="default job with --clock lockstep: no pace (as fast as the CPU)",
     )
     parser.set_defaults(handler=cmd_default)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")

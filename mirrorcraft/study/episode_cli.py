@@ -394,6 +394,19 @@ def cmd_default_job(args: argparse.Namespace) -> int:
     )
 
 
+def add_clock_flags(
+    p: argparse.ArgumentParser,
+    *,
+    clock_help: str,
+    default: str | None = "free",
+    unpaced_help: str = "--clock lockstep: no pace, as fast as the CPU allows",
+) -> None:
+    """``--clock free|lockstep`` and ``--unpaced``, as every command that plays episodes takes them (each
+    command says in ``clock_help`` what its default is and what lockstep means for it)."""
+    p.add_argument("--clock", choices=("free", "lockstep"), default=default, help=clock_help)
+    p.add_argument("--unpaced", action="store_true", help=unpaced_help)
+
+
 def add_llm_flags(p: argparse.ArgumentParser, *, study: bool = False) -> None:
     """The LLM endpoint, limit and price flags (module docstring). ``study`` names the per-attempt timeout
     and the retries ``--llm-timeout``/``--llm-retries`` (the study's ``--timeout`` is the Ray episode timeout)."""
@@ -476,15 +489,10 @@ def add_episode_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--worlds", help="world catalogue folder (default OUT/worlds; missing worlds are built)")
     p.add_argument("--radius", type=int, help="radius in blocks of worlds built here (default 256)")
     p.add_argument("--tick-rate", type=float, default=20.0, help="server ticks per second (default 20)")
-    p.add_argument(
-        "--clock",
-        choices=("free", "lockstep"),
-        default="free",
-        help="free (default: the server ticks on the wall clock) or lockstep (a tick runs only when the "
+    add_clock_flags(
+        p,
+        clock_help="free (default: the server ticks on the wall clock) or lockstep (a tick runs only when the "
         "body is done with the last; thinking costs no game time; --tick-rate is then the pace)",
-    )
-    p.add_argument(
-        "--unpaced", action="store_true", help="--clock lockstep: no pace, as fast as the CPU allows"
     )
     p.add_argument(
         "--lockstep-timeout",

@@ -374,6 +374,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def add_study_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``study`` command to an argparse subparsers object and return its parser."""
+    from mirrorcraft.study.episode_cli import add_clock_flags
+
     p = subparsers.add_parser(
         "study", help="run or resume a study grid (episodes → results.jsonl)", allow_abbrev=False
     )
@@ -399,16 +401,12 @@ def add_study_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="M",
         help="model calls in flight at most per worker process, all its episodes together (default 16)",
     )
-    p.add_argument(
-        "--clock",
-        choices=("free", "lockstep"),
+    add_clock_flags(
+        p,
         default=None,
-        help="lockstep (default, unpaced: a tick runs only when the body is done with the last; thinking "
+        clock_help="lockstep (default, unpaced: a tick runs only when the body is done with the last; thinking "
         "costs no game time) or free (the server ticks on the wall clock; the default with --server "
         "vanilla). --clock lockstep alone is paced at --tick-rate",
-    )
-    p.add_argument(
-        "--unpaced", action="store_true", help="--clock lockstep: no pace, as fast as the CPU allows"
     )
     p.add_argument(
         "--tick-rate",

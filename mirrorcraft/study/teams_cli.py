@@ -242,11 +242,13 @@ def cmd_teams_study(args: argparse.Namespace) -> int:
 
 
 def _add_clock_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--clock", choices=("free", "lockstep"), default="free",
-                   help="free: real time at --tick-rate (default); lockstep: the game waits for every body and "
-                        "charges each decision its system's think ticks (records independent of the machine)")  # fmt: skip
-    p.add_argument(
-        "--unpaced", action="store_true", help="lockstep as fast as the bodies go (needs --clock lockstep)"
+    from mirrorcraft.study.episode_cli import add_clock_flags
+
+    add_clock_flags(
+        p,
+        clock_help="free: real time at --tick-rate (default); lockstep: the game waits for every body and "
+        "charges each decision its system's think ticks (records independent of the machine)",
+        unpaced_help="--clock lockstep: as fast as the bodies go",
     )
 
 
