@@ -169,8 +169,6 @@ class Lockstep:
     def _evict(self, who: object, reason: str) -> None:
         assert isinstance(who, Player)
         self.evicted.add(who)
-        if not any(m is not who for m in self.clock.members):
-            self.run_held()  # no barrier will be met again before the clock runs free: nothing stays held
         self.kernel.emit("lockstep_evicted", player=who.display_name, tick=self.clock.count, reason=reason)
         who.send("plugin_message", wire.custom_payload(CLOCK_CHANNEL, b"free"))
 

@@ -53,6 +53,9 @@ class TickClock:
         self._phases: list[Phase] = []
         self._catch_up: list[Phase] = []
         self._loop: LoopingCall | None = None
+        #: called at the start of every tick, before its phases (the lockstep feature's batch of held packets:
+        #: vanilla runs its queued packets there too)
+        self.before_tick: Callable[[], None] | None = None
 
     def set_phases(self, phases: Sequence[Phase], catch_up: Sequence[Phase] = ()) -> None:
         """Declare the tick: ``phases`` run in order every tick; ``catch_up`` phases re-run for skipped ticks.
@@ -96,9 +99,15 @@ class TickClock:
         self.tick()
 
     def tick(self) -> None:
-        """One game tick: every phase in order. An exception ends this tick (logged), never the loop."""
+        """One game tick: :attr:`before_tick`, then every phase in order. An exception ends this tick
+        (logged), never the loop."""
         t0 = time.perf_counter()
         self.tick_starts.append(t0)
+        if self.before_tick is not None:
+            try:
+                self.before_tick()
+            except Exception:  # noqa: BLE001 - as a tick's own failure: logged, the game goes on
+                log.exception("before tick %d failed", self.count + 1)
         try:
             self.count += 1
             for _name, fn in self._phases:
@@ -190,8 +199,6 @@ class LockstepClock(TickClock):
         self.announce: Callable[[Participant, int], None] = lambda _p, _n: None
         self.evict: Callable[[Participant, str], None] = lambda _p, _r: None
         self.members: list[Participant] = []  # registration order: announcements go out in this order
-        #: called right before each lockstep tick runs (the lockstep feature's batch of held packets)
-        self.before_tick: Callable[[], None] | None = None
         self.waiting: set[int] = set()  # id() of members owing their done
         self.stalls: list[dict[str, object]] = []
         self.barrier_ticks = 0
@@ -298,11 +305,6 @@ class LockstepClock(TickClock):
         if not self._started:
             return
         self._last_start = self._now()
-        if self.before_tick is not None:
-            try:
-                self.before_tick()
-            except Exception:  # noqa: BLE001 - as a tick's own failure: logged, the game goes on
-                log.exception("before tick %d failed", self.count + 1)
         self.tick()
         self._after_tick()
 
