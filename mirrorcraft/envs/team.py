@@ -23,7 +23,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import gymnasium as gym
 from gymnasium import error, spaces
@@ -104,7 +104,7 @@ class TeamSession:
         mate: str,
         arenas: Path,
         tick_rate: float,
-        clock: str = "free",
+        clock: Literal["free", "lockstep"] = "free",
         think_ticks: int = 0,
     ) -> None:
         from mirrorcraft.contracts.teams import TeamSystem as _TS
@@ -153,8 +153,8 @@ class TeamSession:
                 workdir=self._work,
                 tick_rate=self.tick_rate,
                 clock=self.clock,
-                lockstep_paced=False,  # type: ignore[arg-type]
-            )  # fmt: skip
+                lockstep_paced=False,
+            )
         )
         self._run.addCallbacks(self._finished, self._crashed)
         await waiter
@@ -276,7 +276,7 @@ class TeamEnv(gym.Env[dict[str, Any], str]):
         tick_rate: float = 20.0,
         arenas_dir: str | Path = "runs/worlds",
         render_mode: str | None = None,
-        clock: str = "free",
+        clock: Literal["free", "lockstep"] = "free",
         think_ticks: int = 0,
     ) -> None:
         from mirrorcraft.agents.teams import TEAM_POLICIES
