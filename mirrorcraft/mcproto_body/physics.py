@@ -15,7 +15,13 @@ and in mineflayer's prismarine-physics, re-derived here, not copied):
   collision boxes (minecraft-data shapes); step-up of 0.6 on the ground (slabs, paths) — a full block
   needs a jump;
 * water (simplified): acceleration 0.02, drag 0.8, sinking 0.02 per tick, jump = swim up 0.04; lava alike
-  with drag 0.5.
+  with drag 0.5;
+* sweet berry bushes (``SweetBerryBushBlock.entityInside`` → ``Entity.makeStuckInBlock``): a move that begins
+  with the box (deflated by 1e-7) overlapping a bush cell is scaled by the bush rule's stuck multiplier
+  (0.8 sideways, 0.75 vertically; ``rules/data/plants.json``) and leaves no velocity behind (``Entity.move``
+  zeroes ``deltaMovement`` after a stuck move; gravity and drag then act on zero). Mineflayer's
+  prismarine-physics does not model this (only cobwebs), so a Mineflayer bot crosses a berry field faster
+  than a vanilla client does.
 
 Not modelled (partial): sneaking edges, ladders/vines climbing, cobwebs, soul-sand/honey slow-down, bubble
 columns, knock-back, elytra, boats. Unloaded chunks are solid (the vanilla client does not move there).
@@ -31,6 +37,7 @@ from functools import cache
 import numpy as np
 
 from mirrorcraft.gamedata import all_blocks, collision_boxes
+from mirrorcraft.rules import plants
 from mirrorcraft.rules.blocks import NO_FLUID, fluid_of, slipperiness
 
 TICK = 0.05
@@ -224,6 +231,29 @@ def _fluid_in(lookup: StateLookup, pos: tuple[float, float, float]) -> int:
     return best
 
 
+@cache
+def _stuck_states() -> dict[int, tuple[float, float, float]]:
+    """State id → the movement multiplier of a block that makes a player stuck in it (the berry bush)."""
+    rule = plants.berry_bush()
+    b = next(b for b in all_blocks() if b.name == rule.block)
+    return {st: rule.stuck_multiplier for st in range(b.min_state, b.max_state + 1)}
+
+
+def stuck_multiplier(
+    lookup: StateLookup, pos: tuple[float, float, float]
+) -> tuple[float, float, float] | None:
+    """The multiplier for the next move of a player at ``pos`` (``Entity.checkInsideBlocks``), else None."""
+    x0, y0, z0, x1, y1, z1 = player_box(pos)
+    stuck = _stuck_states()
+    for bx in range(math.floor(x0 + EPS), math.floor(x1 - EPS) + 1):
+        for by in range(math.floor(y0 + EPS), math.floor(y1 - EPS) + 1):
+            for bz in range(math.floor(z0 + EPS), math.floor(z1 - EPS) + 1):
+                state = lookup(bx, by, bz)
+                if state is not None and state in stuck:
+                    return stuck[state]
+    return None
+
+
 def step(lookup: StateLookup, st: PlayerState, ctl: Controls) -> PlayerState:
     """Advance the player one tick (50 ms) under ``ctl``; returns the new state (``st`` is not changed)."""
     vx, vy, vz = st.vel
@@ -266,10 +296,14 @@ def step(lookup: StateLookup, st: PlayerState, ctl: Controls) -> PlayerState:
         sin, cos = math.sin(yaw), math.cos(yaw)
         vx += sw * cos - fw * sin
         vz += fw * cos + sw * sin
-    new_pos, got = move_with_step(lookup, st.pos, (vx, vy, vz), st.on_ground)
-    hit_x, hit_z = abs(got[0] - vx) > EPS, abs(got[2] - vz) > EPS
-    hit_y = abs(got[1] - vy) > EPS
-    on_ground = hit_y and vy < 0
+    stuck = stuck_multiplier(lookup, st.pos)
+    move = (vx, vy, vz) if stuck is None else (vx * stuck[0], vy * stuck[1], vz * stuck[2])
+    new_pos, got = move_with_step(lookup, st.pos, move, st.on_ground)
+    hit_x, hit_z = abs(got[0] - move[0]) > EPS, abs(got[2] - move[2]) > EPS
+    hit_y = abs(got[1] - move[1]) > EPS
+    on_ground = hit_y and move[1] < 0
+    if stuck is not None:  # Entity.move: a stuck move leaves deltaMovement zero
+        vx = vy = vz = 0.0
     if hit_x:
         vx = 0.0
     if hit_z:

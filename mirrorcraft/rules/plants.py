@@ -142,6 +142,10 @@ class BerryRule:
     harvest_random: int
     harvest_ripe_bonus: int
     harvest_leaves_age: int
+    thorn_damage: float  # entityInside: hurt for this much when moving inside a bush of age >= thorn_min_age
+    thorn_min_age: int
+    thorn_min_move: float  # ... having moved at least this along x or z since the tick began
+    stuck_multiplier: tuple[float, float, float]  # makeStuckInBlock: the next move is scaled by this
 
 
 @dataclass(frozen=True)
@@ -251,7 +255,9 @@ def cocoa_pods() -> CocoaRule:
 @cache
 def berry_bush() -> BerryRule:
     """The sweet berry bush rule."""
-    return BerryRule(**plant_constants()["berry_bush"])
+    d = dict(plant_constants()["berry_bush"])
+    d["stuck_multiplier"] = tuple(float(v) for v in d["stuck_multiplier"])
+    return BerryRule(**d)
 
 
 @cache

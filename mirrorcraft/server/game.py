@@ -29,7 +29,7 @@ Tick order (vanilla ``ServerLevel.tick``: scheduled block ticks, then the chunk 
 ticks — then entities and block entities; an effect acts on the tick its duration runs out, so food comes
 before admin; ``MinecraftServer.tickChildren`` runs the tick functions before any level): tick functions
 (scenario judges), items, block ticks, spawning, random ticks, furnaces, hoppers, mobs, open windows,
-advancement triggers, food, delayed digs, admin (day time, weather, effect durations), movement
+advancement triggers, thorns (players who moved through a berry bush), food, delayed digs, admin (day time, weather, effect durations), movement
 broadcasts, keep-alive. A late reactor's skipped ticks re-run the items phase (at most 4) before the full
 tick (scheduled block ticks that fell due meanwhile run on the next full tick; random ticks are not
 replayed).
@@ -52,6 +52,7 @@ from mirrorcraft.server.features.chests import Chests
 from mirrorcraft.server.features.chunks import Chunks
 from mirrorcraft.server.features.commands import Commands, KernelCommandHost
 from mirrorcraft.server.features.crafting import Crafting
+from mirrorcraft.server.features.damage import Damage
 from mirrorcraft.server.features.digging import Digging
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.enchanting import Enchanting
@@ -78,6 +79,7 @@ from mirrorcraft.server.features.rcon_listener import RconListener
 from mirrorcraft.server.features.shapes import Shapes
 from mirrorcraft.server.features.spawning import NaturalSpawner
 from mirrorcraft.server.features.teams import Teams
+from mirrorcraft.server.features.thorns import Thorns
 from mirrorcraft.server.features.windows import Windows
 from mirrorcraft.server.kernel import Kernel, Player, Players
 from mirrorcraft.server.kernel.events import Events, Listener
@@ -127,7 +129,9 @@ class Game:
         self.chests.use_block_updates(self.block_updates)  # chests pair and split through block updates
         self.food = Food(k, self.admin, self.effects, self.items, self.block_updates)
         self.placing = Placing(k, self.block_updates)
-        self.pvp = Pvp(k, self.admin, self.effects, self.teams, self.chat)
+        self.damage = Damage(k, self.admin, self.effects)
+        self.pvp = Pvp(k, self.admin, self.effects, self.teams, self.chat, self.damage)
+        self.thorns = Thorns(k, self.damage, self.chat)
         self.milking = Milking(k, self.mobs, self.admin, self.items)
         self.light = Light(k, self.admin)
         self.random_ticks = RandomTicks(k, self.admin)
@@ -187,6 +191,7 @@ class Game:
                 ("mobs", self.mobs.tick),
                 ("windows", self.windows.tick),
                 ("advancements", self.advancements.tick),
+                ("thorns", self.thorns.tick),  # entities' tick: moved through a bush since the last one
                 ("food", self.food.tick),  # before admin: an effect acts on the tick its duration runs out
                 ("delayed digs", self.digging.tick),
                 ("admin", self.admin.tick),

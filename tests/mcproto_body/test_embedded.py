@@ -234,3 +234,51 @@ async def test_placing_against_a_crafting_table_sneaks_instead_of_opening_it(ser
         assert not server.player(name).sneaking  # sneaking ended after the click
     finally:
         await body.disconnect()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_berry_field_slows_the_walk_and_its_thorns_hurt(server) -> None:
+    """Walking straight through a row of grown sweet berry bushes on the embedded server: inside, each tick
+    moves only that tick's input times 0.8 (no momentum: ``makeStuckInBlock``), against the steady free walk's
+    input / (1 - 0.6 x 0.91) — a ratio of 0.8 x 0.454 = 0.363 whatever the Speed level; the server accepts every
+    move (no correction) and hurts the walker with ``sweetBerryBush`` (the body sees its health fall)."""
+    body = await _spawn(server)
+    name = body.config.username
+    hurts: list[dict[str, Any]] = []
+    server.game.listeners.append(
+        lambda ev, d: hurts.append(d) if ev == "player_hurt" and d["player"] == name else None
+    )
+    try:
+        x0, y, z = body.movement.block_position()
+        for x in range(x0 - 1, x0 + 30):  # a flat grass lane along +X, two blocks of air above it
+            server.set_block(x, y - 1, z, "grass_block", snowy="false")
+            for dy in (0, 1):
+                server.set_block(x, y + dy, z, "air")
+        for x in range(x0 + 12, x0 + 22):
+            server.set_block(x, y, z, "sweet_berry_bush", age="3")
+        server.teleport(name, x0 + 0.5, float(y), z + 0.5)
+        await body.sleep(3.5)  # past the 60 ticks of spawn invulnerability, settled after the teleport
+        corrections = body.movement.corrections  # the teleport's
+        xs: list[float] = []
+        body.movement.on_tick(lambda st: xs.append(st.pos[0]))
+        body.movement.look(-90.0, 0.0)  # +X
+        body.movement.set_controls(forward=True)
+        while not xs or xs[-1] < x0 + 20:
+            await body.movement.wait_ticks(1)
+        body.movement.stop()
+        steps = [b - a for a, b in zip(xs, xs[1:], strict=False)]
+        free = [
+            s for s, x in zip(steps, xs, strict=False) if x0 + 6 < x < x0 + 11
+        ]  # steady, before the bushes
+        inside = [s for s, x in zip(steps, xs, strict=False) if x0 + 13 < x < x0 + 20]
+        assert free and inside
+        assert sum(inside) / len(inside) == pytest.approx(
+            0.8 * (1 - 0.6 * 0.91) * sum(free) / len(free), rel=0.02
+        )
+        assert body.movement.corrections == corrections
+        assert hurts and {d["cause"] for d in hurts} == {"sweetBerryBush"}
+        await body.sleep(0.3)
+        assert body.health.health is not None and body.health.health < 20.0
+    finally:
+        body.movement.stop()
+        await body.disconnect()

@@ -107,3 +107,20 @@ def test_unloaded_is_solid() -> None:
     states = run(lookup, st, Controls(forward=True), 40)
     assert states[-1].pos[0] == pytest.approx(2 - 0.3)
     assert math.isclose(states[-1].pos[1], 1.0)
+
+
+def test_a_berry_bush_slows_walking_to_its_stuck_multiplier() -> None:
+    """``Entity.makeStuckInBlock(0.8, 0.75, 0.8)`` with ``deltaMovement`` zeroed after each stuck move: inside a
+    bush a walker keeps no momentum, so each tick moves only that tick's input, 0.98 x 0.1 (walking speed,
+    ground friction 0.6: acceleration 0.1 x 0.216 / 0.6^3), times 0.8: 0.0784 blocks a tick, 1.568 m/s —
+    derived from the vanilla code, not from this module; outside the bush the 4.317 m/s of the wiki."""
+    bush = state_id("minecraft:sweet_berry_bush", age=0)  # any age slows (only the damage needs age >= 1)
+    field = {(x, 1, z): bush for x in range(3, 40) for z in (-1, 0, 1)}
+    st = PlayerState(pos=(0.5, 1.0, 0.5), yaw=-90.0, on_ground=True)
+    states = run(flat(field), st, Controls(forward=True), 60)
+    inside = [b.pos[0] - a.pos[0] for a, b in zip(states[30:], states[31:], strict=False)]
+    assert inside == pytest.approx([0.98 * 0.1 * 0.8] * len(inside), rel=1e-6)
+    assert all(s.vel[0] == 0.0 and s.vel[2] == 0.0 for s in states[30:])
+    free = run(flat(), st, Controls(forward=True), 60)
+    assert free[59].pos[0] - free[39].pos[0] == pytest.approx(4.317, rel=2e-3)
+    assert states[-1].pos[1] == 1.0  # on the ground all along: the bush has no collision

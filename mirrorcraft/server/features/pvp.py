@@ -24,6 +24,10 @@ Vanilla behaviour followed (``ServerGamePacketListenerImpl.handleInteract``, ``P
   ``player_hurt`` and ``player_killed``;
 * the target's Resistance takes 20 % per level off the damage dealt (``getDamageAfterMagicAbsorb``).
 
+The gates on the target, the cooldown, Resistance, health and death are :mod:`~mirrorcraft.server.features.
+damage`'s, shared with every other source of damage (a berry bush's thorns); this feature decides whether the
+hit is an attack that may land and how much it deals.
+
 Partial: armour, enchantment protection, the attack cooldown, critical hits, sweeping and the victim's own
 exhaustion are not simulated; the team's ``deathMessageVisibility`` is not applied.
 """
@@ -34,42 +38,35 @@ import math
 
 from mirrorcraft.protocol import serverbound as sb
 from mirrorcraft.rules.combat import attack_damage
-from mirrorcraft.server import facts, wire
+from mirrorcraft.server import facts
 from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.features.admin import Admin
 from mirrorcraft.server.features.chat import Chat
+from mirrorcraft.server.features.damage import Damage
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.teams import Teams
-from mirrorcraft.server.kernel import Behaviour, Kernel, Player
+from mirrorcraft.server.kernel import Kernel, Player
 from mirrorcraft.server.kernel.physics import PLAYER_EYE
 from mirrorcraft.server.kernel.stacks import enchantments_of
 
 ATTACK_RANGE_SQ = 36.0
-SPAWN_INVULNERABLE_TICKS = 60  # ServerPlayer.spawnInvulnerableTime
 PLAYER_HEIGHT = 1.8
-HURT = 2  # entity_status: hurt animation
-RESISTANCE = "minecraft:resistance"  # a vanilla effect id (the effect registry), not a datapack rule
 
 
 class Pvp:
     """Player-on-player hits."""
 
-    def __init__(self, kernel: Kernel, admin: Admin, effects: Effects, teams: Teams, chat: Chat) -> None:
+    def __init__(
+        self, kernel: Kernel, admin: Admin, effects: Effects, teams: Teams, chat: Chat, damage: Damage
+    ) -> None:
         self.kernel = kernel
         self.admin = admin
         self.effects = effects
         self.teams = teams
         self.chat = chat
+        self.damage = damage
         self.allowed = bool(kernel.config.pvp)
-        self._spawned_at: dict[str, int] = {}
-        self._last: dict[str, tuple[int, float]] = {}  # victim → (tick of the last full hit, its damage)
-        kernel.events.after("joined", self._spawned)
-        kernel.events.after("respawn", self._spawned)
         kernel.handlers.register("use_entity", self._on_use_entity)
-
-    def _spawned(self, b: Behaviour) -> None:
-        self._spawned_at[b.player.display_name] = self.kernel.tick_count
-        self._last.pop(b.player.display_name, None)
 
     def _on_use_entity(self, p: Player, pkt: sb.UseEntity) -> None:
         if pkt.mouse == 1:
@@ -99,52 +96,25 @@ class Pvp:
             return False
         if k.events.behaviour("attack", p, entity=target, type=facts.PLAYER_TYPE).cancelled:
             return False
-        if self.admin.game_mode(target) in ("creative", "spectator"):
-            return False
-        if (
-            k.tick_count - self._spawned_at.get(target.display_name, -SPAWN_INVULNERABLE_TICKS)
-            < SPAWN_INVULNERABLE_TICKS
-        ):
-            return False
-        if not self.can_harm(p, target):
+        if not self.damage.can_be_hurt(target) or not self.can_harm(p, target):
             return False
         held = p.inventory.held_stack
         enchantments = enchantments_of(held)
         effects = [(e.effect, e.amplifier) for e in self.effects.effects_of(p)]
-        damage = attack_damage(held.item if held else None, enchantments, effects)
-        last_tick, last_damage = self._last.get(target.display_name, (-100, 0.0))
-        if k.tick_count - last_tick < 10:  # invulnerableTime > 10: only the excess counts
-            if damage <= last_damage:
-                return False
-            dealt = damage - last_damage
-            self._last[target.display_name] = (last_tick, damage)
-        else:
-            dealt = damage
-            self._last[target.display_name] = (k.tick_count, damage)
-        # LivingEntity.getDamageAfterMagicAbsorb: Resistance takes 20 % per level off what the hit deals
-        resistance = max(
-            (e.amplifier + 1 for e in self.effects.effects_of(target) if e.effect == RESISTANCE), default=0
-        )
-        dealt = max(0.0, dealt * (25 - 5 * resistance) / 25)
-        target.health = max(0.0, target.health - dealt)
+        amount = attack_damage(held.item if held else None, enchantments, effects)
         ench = {e.removeprefix("minecraft:"): v for e, v in enchantments.items()}
         strength = 0.4 + 0.5 * ench.get("knockback", 0)
         kx, kz = target.pos[0] - p.pos[0], target.pos[2] - p.pos[2]
         d = math.hypot(kx, kz) or 1.0
-        k.broadcast("entity_status", wire.entity_status(target.eid, HURT))
-        k.broadcast(
-            "entity_velocity", wire.entity_velocity(target.eid, (kx / d * strength, 0.4, kz / d * strength))
+        dealt = self.damage.hurt(
+            target,
+            amount,
+            lambda: C.translatable("death.attack.player", self.chat.name_of(target), self.chat.name_of(p)),
+            cause="player",
+            attacker=p,
+            knockback=(kx / d * strength, 0.4, kz / d * strength),
         )
+        if dealt is None:
+            return False
         k.events.notify("mob_hurt", p, entity=target, damage=dealt)
-        k.emit(
-            "player_hurt",
-            player=target.display_name,
-            attacker=p.display_name,
-            damage=dealt,
-            health=target.health,
-        )
-        if target.health <= 0.0:
-            death = C.translatable("death.attack.player", self.chat.name_of(target), self.chat.name_of(p))
-            self.admin.kill_player(target, death)
-            k.emit("player_killed", player=target.display_name, killer=p.display_name)
         return True
