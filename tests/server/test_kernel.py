@@ -52,6 +52,7 @@ def test_the_tick_is_the_declared_phase_list(world: Path) -> None:
         "mobs",
         "windows",
         "advancements",
+        "thorns",
         "food",
         "delayed digs",
         "admin",

@@ -20,7 +20,7 @@ Vanilla 1.19.2 behaviour followed (the facts and their classes are ``rules/data/
 * **sweet berry bushes** (``SweetBerryBushBlock``): grow with chance 1/5 per random tick up to age 3 when the
   brightness above is >= 9; **using** a bush at age 2 or 3 pops ``1 + nextInt(2)`` berries (+1 at age 3) and
   sets it back to age 1, without breaking it (its loot table applies only when it is broken); holding bone
-  meal below age 3 the use goes to the bone meal. Thorn damage is **not** simulated (docs/farming.md).
+  meal below age 3 the use goes to the bone meal. Their thorns are :mod:`~mirrorcraft.server.features.thorns`'.
 * **sugar cane** (``SugarCaneBlock``): a random tick with air above, in a column of fewer than 3 canes, counts
   its age up; at 15 it grows a cane above and starts again. A cane that loses its footing (the cane or soil
   below, or the water beside the soil) breaks on a scheduled tick 1 later, so a column falls block by block.
