@@ -54,6 +54,9 @@ async def test_each_mushroom_war_opponent_does_its_documented_thing(
     elif opponent == "balanced":  # one clears slime and harvests, the other destroys the opponent's caps
         assert _done(first, "mine", slime) and _done(first, "mine", CAP[side])
         assert _done(second, "mine", CAP[them])
+        # the original's 15 caps per cycle (mineBlock(bot, cap, 15, centre, 7)): calls of 8, then 7
+        caps = [a.call.args["count"] for a in first + second if a.call.args.get("block") in CAP.values()]
+        assert caps and set(caps) <= {8, 7} and caps.count(8) >= caps.count(7), caps
     elif (
         opponent == "aggressive"
     ):  # slime placed within ±4 of the opponent's centre; caps of both colours mined
