@@ -68,7 +68,8 @@ async def _session(launcher: Launcher, world: Path, seed: int, username: str, ta
         await body.connect()
         if not await body.wait_chunks(radius=2, timeout=30):
             raise ContractError(f"{world}: chunks around spawn did not arrive in 30 s")
-        await body.sleep(0.5)
+        with body.lockstep.acting():  # a lockstep server runs game time only while the body acts
+            await body.sleep(0.5)
     except BaseException:
         await _close(body, stop)
         raise
@@ -168,13 +169,14 @@ async def paired_observations(
     The first kind is the reference (put ``vanilla`` first). Same player name, same episode seed; each
     kind plays in a fresh copy from ``worlds`` (``paired-<kind>``).
 
-    Mobs: the embedded server runs in real time and its cows wander on a seeded per-tick AI, so *which*
-    game tick an observation samples depends on the wall clock, and two runs see a wandering cow at
-    different points (measured: 0.1-2 blocks apart after a few actions). Byte identity with moving mobs
-    needs a lock-step server (an observation taken at a fixed game tick), which the embedded server does
-    not offer; so by default (``keep_mobs=False``) every copy — Vanilla and Mirror alike — is asked of
-    ``worlds`` without its saved mobs (the save's ``entities/`` folder) before the server starts. The
-    pairing stays fair: all copies differ from the save in the same way.
+    Mobs: on a free-running server its cows wander on a seeded per-tick AI, so *which* game tick an
+    observation samples depends on the wall clock, and two runs see a wandering cow at different points
+    (measured: 0.1-2 blocks apart after a few actions); so by default (``keep_mobs=False``) every copy —
+    Vanilla and Mirror alike — is asked of ``worlds`` without its saved mobs (the save's ``entities/``
+    folder) before the server starts (the pairing stays fair: all copies differ from the save in the same
+    way). A lockstep launcher (``embedded_launcher(lockstep=True)``) takes every observation at a fixed game
+    tick, so ``keep_mobs=True`` and random ticks compare byte for byte too: each call and the settling wait
+    after it run inside ``body.lockstep.acting()`` (no effect on a free-running server).
     """
     calls = [SkillCall.create(n, a) for n, a in sequence]
     runs: list[PairedRun] = []
@@ -187,10 +189,13 @@ async def paired_observations(
             obs = [builder.serialize(history)]
             reports = []
             for call in calls:
-                report, _ = await skills.execute(call)
-                history.record(call, report)
-                reports.append(f"{call.name}: {report.status} {report.reason or ''} {report.message}".strip())
-                await body.sleep(0.5)  # let item entities and block updates settle before observing
+                with body.lockstep.acting():
+                    report, _ = await skills.execute(call)
+                    history.record(call, report)
+                    reports.append(
+                        f"{call.name}: {report.status} {report.reason or ''} {report.message}".strip()
+                    )
+                    await body.sleep(0.5)  # let item entities and block updates settle before observing
                 obs.append(builder.serialize(history))
         finally:
             await _close(body, stop)

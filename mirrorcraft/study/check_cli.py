@@ -62,14 +62,17 @@ def resolve_save(world: str, worlds_dir: Path, scratch: Path) -> Path:
 REACHABILITY_TICK_RATE = 400.0
 
 
-def embedded_launcher(tick_rate: float = 20.0, *, freeze_random_ticks: bool = False) -> Launcher:
+def embedded_launcher(
+    tick_rate: float = 20.0, *, freeze_random_ticks: bool = False, lockstep: bool = False
+) -> Launcher:
     """A :data:`~mirrorcraft.skills.controls.Launcher` backed by the in-process embedded server.
 
-    ``freeze_random_ticks`` sets ``randomTickSpeed 0`` on top of the benchmark controls, for the
-    paired-observation control: in free-running time random ticks (grass spreading, leaves decaying) land
-    between the body's actions at ticks that depend on wall-clock timing, so two runs of one world can
-    differ by timing alone, which says nothing about the world's identity. Episodes keep them (vanilla's 3);
-    lockstep time (issue 23) would make them repeat exactly.
+    ``freeze_random_ticks`` sets ``randomTickSpeed 0`` on top of the benchmark controls: in free-running
+    time random ticks (grass spreading, leaves decaying) land between the body's actions at ticks that depend
+    on wall-clock timing, so two runs of one world can differ by timing alone, which says nothing about the
+    world's identity. ``lockstep`` runs the server in lockstep, unpaced (issue 23): then every action and
+    every observation falls on the same game tick in every run, so random ticks and wandering mobs repeat
+    exactly and need not be frozen or removed (what ``check observations`` does).
     """
 
     async def launch(world: Path, seed: int) -> tuple[int, Any]:
@@ -90,6 +93,8 @@ def embedded_launcher(tick_rate: float = 20.0, *, freeze_random_ticks: bool = Fa
                 view_distance=4,
                 episode_seed=seed,
                 controls=controls,
+                clock="lockstep" if lockstep else "free",
+                lockstep_paced=False,
             )  # fmt: skip
         )
         port = srv.start()
@@ -182,11 +187,13 @@ def cmd_observations(args: argparse.Namespace) -> int:
     async def main() -> int:
         with tempfile.TemporaryDirectory(prefix="mirrorcraft-check-") as tmp:
             save = resolve_save(args.world, Path(args.worlds_dir), Path(tmp))
+            # lockstep: the copies' mobs and vanilla's random ticks stay on, and still repeat tick for tick
             res = await paired_observations(
                 WorldCopies(save, Path(tmp)),
-                embedded_launcher(freeze_random_ticks=True),
+                embedded_launcher(lockstep=True),
                 kinds,
                 episode_seed=args.episode_seed,
+                keep_mobs=True,
             )
         for run in res.runs:
             print(f"{run.kind}: {len(run.observations)} observations; " + "; ".join(run.reports))

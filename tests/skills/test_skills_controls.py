@@ -150,3 +150,33 @@ async def test_reachability_diamond_route_completes_in_the_vanilla_sandbox(
     assert row.actions <= row.budget == 50
     assert row.milestones == ["mine_stone", "upgrade_tools", "smelt_iron", "iron_tools", "mine_diamond"]
     assert all(rep.status in ("success", "failure") for _, rep in row.calls)
+
+
+@pytest_twisted.ensureDeferred
+async def test_in_lockstep_the_pairs_match_with_mobs_and_random_ticks_on(
+    sandbox: Path, tmp_path: Path
+) -> None:
+    """``check observations``' mode: a lockstep server takes each observation at a fixed game tick, so the
+    saved cows and vanilla's random ticks (not frozen) still give byte-identical Vanilla/Mirror pairs — and
+    the same control still sees a triggered rule."""
+    res = await paired_observations(
+        WorldCopies(sandbox, tmp_path / "same"),
+        embedded_launcher(lockstep=True),
+        ["vanilla", "M02"],
+        NEUTRAL_SEQUENCE,
+        keep_mobs=True,
+    )
+    assert res.identical, res.mismatches
+    assert res.runs[0].reports == res.runs[1].reports
+    seen = [json.loads(o) for o in res.runs[0].observations]
+    cows = {(e["position"]["x"], e["position"]["z"]) for o in seen for e in o["nearby_entities"]
+            if e["entity"] == "minecraft:cow"}  # fmt: skip
+    assert len(cows) > 1  # the saved cows were there to see, and moved between observations
+    res = await paired_observations(
+        WorldCopies(sandbox, tmp_path / "differ"),
+        embedded_launcher(lockstep=True),
+        ["vanilla", "M02"],
+        [("mine", {"block": "oak_log", "count": 1})],
+        keep_mobs=True,
+    )
+    assert not res.identical and "M02 step 1" in res.mismatches[0]
