@@ -249,8 +249,8 @@ def stuck_multiplier(
         for by in range(math.floor(y0 + EPS), math.floor(y1 - EPS) + 1):
             for bz in range(math.floor(z0 + EPS), math.floor(z1 - EPS) + 1):
                 state = lookup(bx, by, bz)
-                if state is not None and state in stuck:
-                    return stuck[state]
+                if state is not None and (mult := stuck.get(state)) is not None:
+                    return mult
     return None
 
 

@@ -46,11 +46,10 @@ from mirrorcraft.server.features.damage import Damage
 from mirrorcraft.server.features.effects import Effects
 from mirrorcraft.server.features.teams import Teams
 from mirrorcraft.server.kernel import Kernel, Player
-from mirrorcraft.server.kernel.physics import PLAYER_EYE
+from mirrorcraft.server.kernel.physics import PLAYER_EYE, PLAYER_HEIGHT
 from mirrorcraft.server.kernel.stacks import enchantments_of
 
 ATTACK_RANGE_SQ = 36.0
-PLAYER_HEIGHT = 1.8
 
 
 class Pvp:

@@ -29,8 +29,8 @@ from mirrorcraft.server import facts
 from mirrorcraft.server.commands import components as C
 from mirrorcraft.server.features.chat import Chat
 from mirrorcraft.server.features.damage import Damage
-from mirrorcraft.server.kernel import Kernel, Player
-from mirrorcraft.server.kernel.physics import PLAYER_HEIGHT, PLAYER_WIDTH
+from mirrorcraft.server.kernel import Behaviour, Kernel, Player
+from mirrorcraft.server.kernel.physics import player_box
 
 SHRINK = 1e-7  # Entity.checkInsideBlocks deflates the box by this much
 
@@ -46,8 +46,13 @@ class Thorns:
         b = facts.block(self.rule.block)
         self._age = {st: int(b.state_properties(st)["age"]) for st in range(b.min_state, b.max_state + 1)}
         self._old: dict[str, tuple[float, float]] = {}  # player → (x, z) when the last tick ended
+        kernel.events.after("left", self._left)
+
+    def _left(self, b: Behaviour) -> None:
+        self._old.pop(b.player.display_name, None)
 
     def tick(self) -> None:
+        m = self.rule.thorn_min_move
         for p in list(self.kernel.players.values()):
             name = p.display_name
             x, z = p.pos[0], p.pos[2]
@@ -55,7 +60,6 @@ class Thorns:
             self._old[name] = (x, z)
             if old is None:
                 continue
-            m = self.rule.thorn_min_move
             if abs(x - old[0]) < m and abs(z - old[1]) < m:
                 continue
             if self.in_thorns(p):
@@ -65,18 +69,14 @@ class Thorns:
                     lambda p=p: C.translatable("death.attack.sweetBerryBush", self.chat.name_of(p)),
                     cause="sweetBerryBush",
                 )
-        gone = set(self._old) - {p.display_name for p in self.kernel.players.values()}
-        for name in gone:
-            del self._old[name]
 
     def in_thorns(self, p: Player) -> bool:
         """Whether ``p``'s box overlaps a bush cell old enough to hurt."""
-        x, y, z = p.pos
-        h = PLAYER_WIDTH / 2
+        x0, y0, z0, x1, y1, z1 = player_box(*p.pos)
         world = self.kernel.world
-        for bx in range(math.floor(x - h + SHRINK), math.floor(x + h - SHRINK) + 1):
-            for by in range(math.floor(y + SHRINK), math.floor(y + PLAYER_HEIGHT - SHRINK) + 1):
-                for bz in range(math.floor(z - h + SHRINK), math.floor(z + h - SHRINK) + 1):
+        for bx in range(math.floor(x0 + SHRINK), math.floor(x1 - SHRINK) + 1):
+            for by in range(math.floor(y0 + SHRINK), math.floor(y1 - SHRINK) + 1):
+                for bz in range(math.floor(z0 + SHRINK), math.floor(z1 - SHRINK) + 1):
                     age = self._age.get(world.get_block(bx, by, bz))
                     if age is not None and age >= self.rule.thorn_min_age:
                         return True
