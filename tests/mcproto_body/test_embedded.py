@@ -260,7 +260,8 @@ async def test_a_berry_field_slows_the_walk_and_its_thorns_hurt(server) -> None:
         await body.sleep(3.5)  # past the 60 ticks of spawn invulnerability, settled after the teleport
         corrections = body.movement.corrections  # the teleport's
         xs: list[float] = []
-        body.movement.on_tick(lambda st: xs.append(st.pos[0]))
+        seen_health: list[float | None] = []  # the body's own view, sampled every tick of the walk
+        body.movement.on_tick(lambda st: (xs.append(st.pos[0]), seen_health.append(body.health.health)))
         body.movement.look(-90.0, 0.0)  # +X
         body.movement.set_controls(forward=True)
         while not xs or xs[-1] < x0 + 20:
@@ -277,8 +278,9 @@ async def test_a_berry_field_slows_the_walk_and_its_thorns_hurt(server) -> None:
         )
         assert body.movement.corrections == corrections
         assert hurts and {d["cause"] for d in hurts} == {"sweetBerryBush"}
-        await body.sleep(0.3)
-        assert body.health.health is not None and body.health.health < 20.0
+        # the controls' saturation regenerates a point every 10 ticks, as fast as the thorns take one, so the
+        # fall shows while walking, not necessarily after it
+        assert min(h for h in seen_health if h is not None) < 20.0
     finally:
         body.movement.stop()
         await body.disconnect()
